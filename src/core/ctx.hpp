@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The context base: DOCA's state machine (IDLE -> STARTING -> RUNNING -> STOPPING -> IDLE), the
+// user data and state callback, and the hooks a concrete context (Comch server, client,
+// consumer, producer) implements. `struct doca_ctx` is this class, so doca_comch_server_as_ctx
+// is a plain upcast.
+#pragma once
+
+#include <doca_ctx.h>
+#include <doca_error.h>
+#include <doca_types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/object_tag.hpp"
+
+struct doca_pe;
+struct doca_task;
+
+namespace softcomch::core {
+
+// What a context reports when the progress engine asks it to arm notifications.
+struct arm_result {
+    bool busy = false;          // work is pending: the handle must be made readable now
+    uint64_t timeout_ns = 0;    // > 0: wake the engine after this long even if nothing arrives
+};
+
+const char *state_name(doca_ctx_states s) noexcept;
+
+} // namespace softcomch::core
+
+struct doca_ctx {
+    explicit doca_ctx(const char *kind_name) noexcept : kind_name_(kind_name) {}
+    virtual ~doca_ctx();
+    doca_ctx(const doca_ctx &) = delete;
+    doca_ctx &operator=(const doca_ctx &) = delete;
+
+    // ---- called by the C API (validation of NULL and tags is done there) ----
+    doca_error_t start();
+    doca_error_t stop();
+    doca_error_t set_user_data(union doca_data d) noexcept
+    {
+        user_data_ = d;
+        return DOCA_SUCCESS;
+    }
+    doca_error_t set_state_changed_cb(doca_ctx_state_changed_callback_t cb) noexcept
+    {
+        state_cb_ = cb;
+        return DOCA_SUCCESS;
+    }
+
+    doca_ctx_states state() const noexcept { return state_; }
+    union doca_data user_data() const noexcept { return user_data_; }
+    doca_pe *pe() const noexcept { return pe_; }
+    const char *kind_name() const noexcept { return kind_name_; }
+    size_t inflight() const noexcept { return inflight_; }
+    bool is_idle() const noexcept { return state_ == DOCA_CTX_STATE_IDLE; }
+
+    // Refuses configuration calls outside IDLE, with a log line naming the call.
+    doca_error_t require_idle(const char *func) const noexcept;
+
+    // ---- implemented by concrete contexts ----
+
+    // Task submission (doca_task_submit on one of this context's tasks).
+    virtual doca_error_t submit(doca_task *task) = 0;
+    // Parameter check of doca_task_try_submit; the default accepts everything.
+    virtual doca_error_t validate(const doca_task *) const { return DOCA_SUCCESS; }
+    // Returns a task to its pool (doca_task_free). The task is not in flight.
+    virtual void free_task(doca_task *task) = 0;
+    // Data path: deliver what arrived, advance asynchronous state changes. Returns work done.
+    virtual unsigned poll() = 0;
+    // Notification support (doca_pe_request_notification / clear_notification).
+    virtual softcomch::core::arm_result try_arm() { return {}; }
+    virtual void disarm() {}
+
+    // ---- for the progress engine and concrete contexts ----
+    void attach(doca_pe *pe) noexcept { pe_ = pe; }
+    void detach() noexcept { pe_ = nullptr; }
+    // Moves to `next` and runs the state callback (synchronously, context already in `next`).
+    void set_state(doca_ctx_states next);
+    // Queues a submitted task for its callback on this context's engine.
+    void complete(doca_task *task, doca_error_t status) noexcept;
+    // Book-keeping of tasks owned by the library.
+    void task_submitted() noexcept { ++inflight_; }
+    void task_retired() noexcept { --inflight_; }
+
+    softcomch::object_tag tag_{softcomch::object_kind::ctx};
+
+protected:
+    // Start hook: DOCA_SUCCESS (now RUNNING), DOCA_ERROR_IN_PROGRESS (now STARTING; the context
+    // calls set_state(RUNNING) from poll later) or an error (stays IDLE).
+    virtual doca_error_t do_start() = 0;
+    // Stop hook, called in STARTING or RUNNING after the state became STOPPING. The context
+    // drains or flushes its work and calls finish_stop() from poll (or from here) when done.
+    virtual void do_stop() = 0;
+    // Called from poll once STOPPING and nothing is left: goes IDLE if every task was freed.
+    // Returns whether the context is now IDLE.
+    bool try_finish_stop();
+    // Number of tasks allocated from this context's pools and not yet freed.
+    virtual uint32_t tasks_outstanding() const noexcept = 0;
+
+private:
+    const char *kind_name_;
+    doca_pe *pe_ = nullptr;
+    doca_ctx_states state_ = DOCA_CTX_STATE_IDLE;
+    union doca_data user_data_ {};
+    doca_ctx_state_changed_callback_t state_cb_ = nullptr;
+    size_t inflight_ = 0;
+};

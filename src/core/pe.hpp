@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The progress engine. One call of progress():
+//   1. delivers queued task completions (FIFO, in the order the tasks completed);
+//   2. every `service_interval` (or right after a notification was cleared) runs the slow path:
+//      one epoll_wait(0) over the descriptors contexts registered (listening and connection
+//      sockets, wake-up eventfds), whose watchers record what happened without calling user code;
+//   3. polls every attached context (the fast path: shared-memory rings, no system call);
+//   4. delivers completions queued by step 3.
+// The notification handle is the epoll descriptor itself, so a program's epoll set wakes for
+// anything a context registered, for the engine's own eventfd (work already pending when armed)
+// and for its timerfd (contexts that must retry something later, e.g. a client looking for its
+// server).
+#pragma once
+
+#include <doca_error.h>
+#include <doca_types.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/intrusive_fifo.hpp"
+#include "common/object_tag.hpp"
+#include "common/unique_fd.hpp"
+
+struct doca_ctx;
+struct doca_task;
+
+namespace softcomch::core {
+
+// Something that owns a descriptor in the engine's epoll set. on_ready() runs inside progress
+// (or clear_notification); it must only record state and must not call user callbacks or
+// destroy other watchers.
+class fd_watcher {
+public:
+    virtual void on_ready(uint32_t epoll_events) = 0;
+
+protected:
+    ~fd_watcher() = default;
+};
+
+} // namespace softcomch::core
+
+struct doca_pe {
+    doca_pe();
+    ~doca_pe();
+    doca_pe(const doca_pe &) = delete;
+    doca_pe &operator=(const doca_pe &) = delete;
+
+    // doca_pe_create: sets up the epoll, eventfd and timerfd descriptors.
+    doca_error_t init();
+
+    doca_error_t connect(doca_ctx *ctx);
+    void disconnect(doca_ctx *ctx) noexcept; // by a context's destructor
+    bool has_contexts() const noexcept { return !ctxs_.empty(); }
+
+    uint8_t progress();
+
+    int notification_fd() const noexcept { return epoll_fd_.get(); }
+    doca_error_t request_notification();
+    doca_error_t clear_notification();
+    size_t inflight() const noexcept;
+
+    // For contexts: queue a task for its callback.
+    void enqueue_completion(doca_task *task) noexcept { completions_.push_back(task); }
+    bool completions_pending() const noexcept { return !completions_.empty(); }
+    // For contexts: add/remove a descriptor to/from the epoll set (level-triggered EPOLLIN).
+    doca_error_t watch(int fd, softcomch::core::fd_watcher *w, uint32_t events = 0x001 /*EPOLLIN*/);
+    void unwatch(int fd) noexcept;
+    // Ask for the slow path on the next progress call (e.g. a context just started listening).
+    void request_service() noexcept { force_service_ = true; }
+
+    softcomch::object_tag tag_{softcomch::object_kind::pe};
+
+    static constexpr uint64_t service_interval_ns = 1'000'000; // 1 ms
+
+private:
+    unsigned deliver_completions(unsigned budget);
+    void service_fds();
+
+    std::vector<doca_ctx *> ctxs_;
+    softcomch::intrusive_fifo<doca_task> completions_;
+    softcomch::unique_fd epoll_fd_;
+    softcomch::unique_fd wake_fd_;  // eventfd: readable when armed with work pending
+    softcomch::unique_fd timer_fd_; // timerfd: contexts' retry timeouts
+    uint64_t next_service_ns_ = 0;
+    bool force_service_ = true;
+    bool in_progress_ = false;
+};

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The task base and a fixed-size task pool. A context preallocates its tasks when it is
+// configured (the *_set_conf calls), so allocation on the data path is a free-list pop.
+#pragma once
+
+#include <doca_error.h>
+#include <doca_types.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "common/object_tag.hpp"
+
+struct doca_ctx;
+
+namespace softcomch::core {
+
+enum class task_state : uint8_t {
+    free,      // in its pool
+    allocated, // owned by the program
+    submitted, // owned by the library
+    completed, // queued for its callback on the progress engine
+};
+
+} // namespace softcomch::core
+
+// The C handle `struct doca_task` is this class; every concrete task derives from it.
+struct doca_task {
+    explicit doca_task(doca_ctx *owner) noexcept : ctx_(owner) {}
+    doca_task(const doca_task &) = delete;
+    doca_task &operator=(const doca_task &) = delete;
+
+    softcomch::object_tag tag_{softcomch::object_kind::task};
+    doca_ctx *ctx_;
+    union doca_data user_data_ {};
+    doca_error_t status_ = DOCA_SUCCESS;
+    softcomch::core::task_state state_ = softcomch::core::task_state::free;
+    // Calls the typed completion or error callback (chosen by status_). Set by the pool.
+    void (*invoke_)(doca_task *) = nullptr;
+    doca_task *next_ = nullptr; // link for the intrusive queues (free list, completions, ...)
+};
+
+namespace softcomch::core {
+
+// A pool of `T` (derived from doca_task), sized once. T must be constructible from (Owner *).
+template <typename T> class task_pool {
+public:
+    task_pool() = default;
+    task_pool(const task_pool &) = delete;
+    task_pool &operator=(const task_pool &) = delete;
+
+    // (Re)creates the pool. Only while no task is allocated (the context is IDLE).
+    template <typename Owner> void configure(Owner *owner, uint32_t count, void (*invoke)(doca_task *))
+    {
+        storage_.reset();
+        free_ = nullptr;
+        capacity_ = 0;
+        in_use_ = 0;
+        if (count == 0)
+            return;
+        // Raw storage + placement new: T is neither copyable nor movable.
+        storage_.reset(static_cast<T *>(::operator new[](sizeof(T) * count, std::align_val_t(alignof(T)))));
+        for (uint32_t i = 0; i < count; ++i) {
+            T *t = new (&storage_.get()[i]) T(owner);
+            t->invoke_ = invoke;
+            t->next_ = free_;
+            free_ = t;
+        }
+        capacity_ = count;
+    }
+
+    ~task_pool() { storage_.reset(); }
+
+    T *alloc() noexcept
+    {
+        if (!free_)
+            return nullptr;
+        T *t = static_cast<T *>(free_);
+        free_ = t->next_;
+        t->next_ = nullptr;
+        t->state_ = task_state::allocated;
+        t->status_ = DOCA_SUCCESS;
+        t->user_data_.u64 = 0;
+        ++in_use_;
+        return t;
+    }
+
+    void release(T *t) noexcept
+    {
+        t->state_ = task_state::free;
+        t->next_ = free_;
+        free_ = t;
+        --in_use_;
+    }
+
+    bool owns(const doca_task *t) const noexcept
+    {
+        auto *base = reinterpret_cast<const unsigned char *>(storage_.get());
+        auto *p = reinterpret_cast<const unsigned char *>(t);
+        return storage_ && p >= base && p < base + sizeof(T) * capacity_ &&
+               (p - base) % sizeof(T) == 0;
+    }
+
+    uint32_t capacity() const noexcept { return capacity_; }
+    uint32_t in_use() const noexcept { return in_use_; }
+
+private:
+    struct destroyer {
+        uint32_t *count;
+        void operator()(T *p) const noexcept
+        {
+            for (uint32_t i = 0; i < *count; ++i)
+                p[i].~T();
+            ::operator delete[](p, std::align_val_t(alignof(T)));
+        }
+    };
+    std::unique_ptr<T, destroyer> storage_{nullptr, destroyer{&capacity_}};
+    doca_task *free_ = nullptr;
+    uint32_t capacity_ = 0;
+    uint32_t in_use_ = 0;
+};
+
+} // namespace softcomch::core

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A fabric is one emulated PCIe wiring between DPU-side and host-side processes, named by
+// SOFTCOMCH_FABRIC (default "default"). Its rendezvous is a private directory:
+//   $XDG_RUNTIME_DIR/softcomch/<fabric>   when XDG_RUNTIME_DIR is set and usable,
+//   /tmp/softcomch-<uid>/<fabric>          otherwise;
+// both created with mode 0700. A started server owns one endpoint in it: a Unix SEQPACKET socket
+// named after (BlueField id, host function, server name) plus a small text file describing it
+// (for `softcomch run`, `top` and diagnostics). There is no daemon: stale endpoints of dead
+// processes are detected (connect() refused, pid gone) and removed.
+#pragma once
+
+#include <doca_error.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace softcomch::transport {
+
+// Fabric name from SOFTCOMCH_FABRIC ("default" when unset). Names are [A-Za-z0-9._-]{1,64}.
+std::string fabric_name();
+bool valid_fabric_name(const std::string &name) noexcept;
+
+// Directory of a fabric (created with 0700 if missing). Throws std::system_error on failure.
+std::string fabric_dir(const std::string &fabric);
+// Same, without creating anything.
+std::string fabric_dir_path(const std::string &fabric);
+
+// The identity of a listening server.
+struct endpoint_key {
+    std::string bluefield;     // BlueField id from the topology ("bf0" in the embedded default)
+    std::string host_function; // canonical PCI address of the host function, "0000:b1:00.0"
+    std::string name;          // server name as given to doca_comch_server_create
+};
+
+// Everything recorded about a live server endpoint.
+struct endpoint_info {
+    endpoint_key key;
+    std::string socket_path;
+    int pid = 0;
+    std::string dpu_device;     // canonical PCI address of the server's DPU-side device
+    std::string representor;    // representor name, e.g. "pf0hpf"
+    uint32_t max_msg_size = 0;
+    uint32_t recv_queue_size = 0;
+};
+
+// Path of the socket for `key` inside `dir` (short enough for sockaddr_un).
+std::string endpoint_socket_path(const std::string &dir, const endpoint_key &key);
+
+// Live endpoints of a fabric directory; entries whose process is gone are removed on the way.
+std::vector<endpoint_info> list_endpoints(const std::string &dir);
+
+} // namespace softcomch::transport
