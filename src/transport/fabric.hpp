@@ -51,4 +51,26 @@ std::string endpoint_socket_path(const std::string &dir, const endpoint_key &key
 // Live endpoints of a fabric directory; entries whose process is gone are removed on the way.
 std::vector<endpoint_info> list_endpoints(const std::string &dir);
 
+// ---- additions (transport-internal helpers around the declarations above) ----
+
+// 64-bit FNV-1a of `data` (names the endpoint socket: 16 lowercase hex digits).
+uint64_t fnv1a64(const std::string &data) noexcept;
+
+// Path of the info file that accompanies a socket path: `<stem>.sock` -> `<stem>.info`.
+// Throws std::system_error(EINVAL) if `socket_path` does not end in ".sock".
+std::string endpoint_info_path(const std::string &socket_path);
+
+// Writes the info file of `info` (info.socket_path must be set) atomically: a temporary file in
+// the same directory, then rename(). Text, one `key=value` per line: version, name, pid,
+// bluefield, host_function, dpu_device, representor, max_msg_size, recv_queue_size. Values are
+// percent-escaped (%XX for '%', '=', control bytes and bytes >= 0x7f). Throws std::system_error.
+void write_endpoint_info(const endpoint_info &info);
+
+// Reads one info file. Returns false (no throw) if it is missing or malformed. The
+// socket_path of the result is derived from `info_path`.
+bool read_endpoint_info(const std::string &info_path, endpoint_info &out);
+
+// Removes the endpoint's socket file and info file (missing files are not an error).
+void remove_endpoint(const endpoint_info &info) noexcept;
+
 } // namespace softcomch::transport

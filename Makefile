@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+#   make demo    install what is missing, build, install into ./install, run the showcase
+#   make test    install what is missing, build, run every default test
+#   make asan / make tsan   the same tests under AddressSanitizer+UBSan / ThreadSanitizer
+#   make stress  the long stress runs (CTest label `stress`)
+#   make install PREFIX=/opt/softcomch
+BUILD   ?= build
+PREFIX  ?= $(CURDIR)/install
+JOBS    ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build install demo test asan tsan stress bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX) > /dev/null
+	@echo "softcomch: installed into $(PREFIX)"
+
+demo: install
+	$(PREFIX)/bin/softcomch demo
+
+test: build
+	cd $(BUILD) && ctest -L 'fast|integration' -j $(JOBS) --output-on-failure --timeout 300
+
+asan:
+	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DSOFTCOMCH_SANITIZE=address,undefined -DSOFTCOMCH_BUILD_BENCH=OFF"
+
+tsan:
+	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DSOFTCOMCH_SANITIZE=thread -DSOFTCOMCH_BUILD_BENCH=OFF"
+
+stress: build
+	cd $(BUILD) && ctest -L stress --output-on-failure
+
+bench: build
+	$(BUILD)/bench/spin_baseline && $(BUILD)/bench/ring_bench
+
+clean:
+	rm -rf build build-asan build-tsan install

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The physical limit of a polled round trip on this machine: two processes (fork), pinned to
+// CPU 0 and CPU 1, ping-pong through shared memory. Each direction has one mailbox with the
+// geometry of a ring slot: a 64-byte line whose first word is the sequence number, the payload
+// starting 16 bytes in. The payload is copied in by the sender and out by the receiver (as the
+// ring benchmark does), so the difference to ring_bench is the cost of the ring itself.
+//
+// Output (CSV-ish, one line per measurement; times in microseconds):
+//   spin_rtt,<payload bytes>,<p50_us>,<p99_us>
+//
+// This file also serves ring_bench (compiled into it with SOFTCOMCH_BENCH_NO_MAIN) so that both
+// measure the baseline with the same code in the same run.
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace softcomch::bench {
+
+struct percentiles {
+    double p50_us = 0;
+    double p99_us = 0;
+};
+
+// ---- machine helpers ----
+
+int online_cpus()
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 1;
+    return CPU_COUNT(&set);
+}
+
+// Pins the calling process to `cpu`; false if that is impossible (then it runs unpinned).
+bool pin_to_cpu(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+// A cheap, serialised timestamp: the TSC on x86 (invariant on every machine we run on), the
+// monotonic clock elsewhere.
+uint64_t ticks()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_lfence();
+    const uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+#else
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+#endif
+}
+
+static uint64_t mono_ns()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+// Ticks per microsecond, measured once against CLOCK_MONOTONIC (50 ms).
+double ticks_per_us()
+{
+    static double cached = 0;
+    if (cached == 0) {
+        const uint64_t n0 = mono_ns(), t0 = ticks();
+        timespec req{0, 50 * 1000 * 1000};
+        nanosleep(&req, nullptr);
+        const uint64_t n1 = mono_ns(), t1 = ticks();
+        cached = double(t1 - t0) * 1000.0 / double(n1 - n0);
+    }
+    return cached;
+}
+
+// p50/p99 of per-iteration tick counts (sorts `v`).
+percentiles summarize(std::vector<uint64_t> &v)
+{
+    percentiles p;
+    if (v.empty())
+        return p;
+    std::sort(v.begin(), v.end());
+    const double tpu = ticks_per_us();
+    p.p50_us = double(v[v.size() / 2]) / tpu;
+    p.p99_us = double(v[std::min(v.size() - 1, v.size() * 99 / 100)]) / tpu;
+    return p;
+}
+
+// Spin politely: with both processes on one CPU, pure spinning gives millisecond RTTs.
+void spin_pause(bool single_cpu)
+{
+    if (single_cpu)
+        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        _mm_pause();
+#endif
+}
+
+// ---- the spin ping-pong ----
+
+namespace {
+
+constexpr size_t k_max_payload = 4080;
+
+// One direction: the geometry of a 4 KiB ring slot (sequence word, then payload at +16).
+struct alignas(4096) mailbox {
+    std::atomic<uint64_t> seq;
+    uint64_t pad;
+    uint8_t payload[k_max_payload];
+};
+static_assert(sizeof(mailbox) == 4096);
+static_assert(std::atomic<uint64_t>::is_always_lock_free);
+
+struct shared_area {
+    mailbox ping; // parent -> child
+    mailbox pong; // child -> parent
+    alignas(64) std::atomic<uint32_t> child_ready;
+};
+
+} // namespace
+
+// Round trips of `payload` bytes between two pinned processes; `iters` measured after `warmup`.
+percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
+{
+    void *mem = mmap(nullptr, sizeof(shared_area), PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (mem == MAP_FAILED) {
+        std::perror("mmap");
+        std::exit(1);
+    }
+    auto *sh = new (mem) shared_area();
+    const bool single = online_cpus() < 2;
+    const size_t total = warmup + iters;
+
+    const pid_t child = fork();
+    if (child < 0) {
+        std::perror("fork");
+        std::exit(1);
+    }
+    if (child == 0) {
+        pin_to_cpu(single ? 0 : 1);
+        uint8_t buf[k_max_payload];
+        sh->child_ready.store(1, std::memory_order_release);
+        for (uint64_t i = 1; i <= total; ++i) {
+            // Wait for ping i, copy it out, copy the reply in, publish it.
+            while (sh->ping.seq.load(std::memory_order_acquire) != i)
+                spin_pause(single);
+            std::memcpy(buf, sh->ping.payload, payload);
+            buf[0] ^= 1;
+            std::memcpy(sh->pong.payload, buf, payload);
+            sh->pong.seq.store(i, std::memory_order_release);
+        }
+        _exit(0);
+    }
+    pin_to_cpu(0);
+    while (sh->child_ready.load(std::memory_order_acquire) == 0)
+        spin_pause(single);
+    std::vector<uint64_t> samples;
+    samples.reserve(iters);
+    uint8_t buf[k_max_payload];
+    std::memset(buf, 0x5a, sizeof buf);
+    for (uint64_t i = 1; i <= total; ++i) {
+        const uint64_t t0 = ticks();
+        std::memcpy(sh->ping.payload, buf, payload);
+        sh->ping.seq.store(i, std::memory_order_release);
+        while (sh->pong.seq.load(std::memory_order_acquire) != i)
+            spin_pause(single);
+        std::memcpy(buf, sh->pong.payload, payload);
+        const uint64_t t1 = ticks();
+        if (i > warmup)
+            samples.push_back(t1 - t0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    munmap(mem, sizeof(shared_area));
+    return summarize(samples);
+}
+
+// Prints the machine context line every benchmark starts with.
+void print_context(const char *name)
+{
+    const int cpus = online_cpus();
+    std::printf("# %s: %d usable CPU(s), %.0f ticks/us%s\n", name, cpus, ticks_per_us(),
+                cpus < 2 ? "; ONLY ONE CPU: both processes share it, results are not meaningful"
+                         : "; processes pinned to CPU 0 and CPU 1");
+}
+
+} // namespace softcomch::bench
+
+#ifndef SOFTCOMCH_BENCH_NO_MAIN
+int main(int argc, char **argv)
+{
+    using namespace softcomch::bench;
+    const size_t scale = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1;
+    print_context("spin_baseline");
+    std::printf("# name,payload_bytes,p50_us,p99_us\n");
+    for (size_t payload : {size_t(64), size_t(4080)}) {
+        const size_t iters = (payload == 64 ? 200000 : 50000) * (scale ? scale : 1);
+        const percentiles p = spin_rtt(payload, iters, iters / 10);
+        std::printf("spin_rtt,%zu,%.3f,%.3f\n", payload, p.p50_us, p.p99_us);
+    }
+    return 0;
+}
+#endif

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// comch_ping: a control-path ping-pong used by the tests and `softcomch demo`. The client sends
+// COUNT messages of SIZE bytes, one at a time; the server echoes each one back. Every message
+// carries a sequence number and a checksum, checked by both sides on receipt. The client
+// measures the round trip of each message and reports the median and the 99th percentile.
+//
+// Both sides print one machine-readable line at the end, e.g.
+//   RESULT role=client mode=poll count=1000 size=64 errors=0 elapsed_s=0.0123 p50_us=4.10 ...
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "sample_args.h"
+
+#define PING_DEFAULT_SERVER_PCI "03:00.0"
+#define PING_DEFAULT_CLIENT_PCI "b1:00.0"
+#define PING_DEFAULT_REP_PCI "b1:00.0"
+#define PING_DEFAULT_NAME "comch_ping"
+#define PING_DEFAULT_COUNT 1000
+#define PING_DEFAULT_SIZE 64
+#define PING_NAME_MAX 128
+
+enum ping_role {
+	PING_ROLE_NONE = 0,
+	PING_ROLE_SERVER,
+	PING_ROLE_CLIENT,
+};
+
+struct ping_config {
+	struct sample_comch_args comch; // must come first: the shared flag callbacks write into it
+	enum ping_role role;
+	uint32_t count;
+	uint32_t size;
+	bool use_epoll;
+	char name[PING_NAME_MAX];
+};
+
+// On-the-wire header at the start of every message (both sides run on one machine, so host
+// byte order). The rest of the message is a pattern derived from the sequence number.
+struct ping_header {
+	uint32_t magic;    // PING_MAGIC
+	uint32_t seq;      // 0 .. count-1
+	uint32_t count;    // messages in this run: tells the server when it is done
+	uint32_t size;     // whole message size in bytes, header included
+	uint64_t checksum; // FNV-1a of the whole message computed with this field set to 0
+};
+
+#define PING_MAGIC 0x474e4950u // "PING"
+#define PING_MIN_SIZE ((uint32_t)sizeof(struct ping_header))
+
+// Writes message `seq` of a run of `count` into buf (size bytes, size >= PING_MIN_SIZE).
+void ping_fill(uint8_t *buf, uint32_t size, uint32_t seq, uint32_t count);
+
+// Checks a received message. Returns NULL if it is intact and is message `expected_seq`,
+// otherwise a short description of what is wrong. The header is copied to *hdr when the
+// message is at least PING_MIN_SIZE long.
+const char *ping_verify(const uint8_t *buf, uint32_t len, uint32_t expected_seq, struct ping_header *hdr);
+
+// The roles (comch_ping_server.c, comch_ping_client.c).
+doca_error_t ping_run_server(const struct ping_config *cfg);
+doca_error_t ping_run_client(const struct ping_config *cfg);
+
+// Monotonic clock in nanoseconds.
+uint64_t ping_now_ns(void);
+
+struct doca_ctx;
+struct doca_pe;
+struct sample_event_loop;
+
+// Progresses `pe` until *done: busy polling, or (use_epoll) sleeping on its notification
+// handle; in that case the wake-up counters are left in *loop_stats.
+doca_error_t ping_drive(struct doca_pe *pe, bool use_epoll, const bool *done, struct sample_event_loop *loop_stats);
+
+// Stops `ctx` if it is not IDLE and progresses until it is (*done is set by the state callback).
+void ping_stop_and_wait(struct doca_ctx *ctx, struct doca_pe *pe, bool *done);

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The Comch sample command-line flags, registered with doca_argp:
+//   -p, --pci-addr   PCI address of the Comch device
+//   -r, --rep-pci    PCI address of the representor (the host function it stands for; DPU side)
+//   -t, --text       text to send to the other side
+// The program configuration handed to doca_argp_init() must begin with a struct
+// sample_comch_args: the flag callbacks write into it.
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_dev.h>
+#include <doca_error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum sample_arg_flags {
+	SAMPLE_ARG_PCI = 1u << 0,
+	SAMPLE_ARG_REP = 1u << 1,
+	SAMPLE_ARG_TEXT = 1u << 2,
+};
+
+struct sample_comch_args {
+	char pci_addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
+	char rep_pci_addr[DOCA_DEVINFO_REP_PCI_ADDR_SIZE];
+	char *text;          // heap copy; released by sample_args_release()
+	uint32_t text_len;   // without the terminating NUL
+	bool pci_addr_given; // -p was on the command line
+	bool rep_pci_given;  // -r was on the command line
+};
+
+// Fills in the defaults (any of them may be NULL: empty address / no text).
+doca_error_t sample_args_init(struct sample_comch_args *args,
+			      const char *pci_addr,
+			      const char *rep_pci_addr,
+			      const char *text);
+
+// Registers the flags selected by `which` (an OR of enum sample_arg_flags). Call between
+// doca_argp_init() and doca_argp_start().
+doca_error_t sample_args_register(unsigned int which);
+
+void sample_args_release(struct sample_comch_args *args);
+
+#ifdef __cplusplus
+}
+#endif

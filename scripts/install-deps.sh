@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Installs what SoftComch needs to build and test, from Debian's packages, when it is missing.
+# Safe to run repeatedly: it installs nothing when everything is present.
+set -euo pipefail
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+have_cmd cmake || need+=(cmake)
+have_cmd ninja || need+=(ninja-build)
+have_cmd g++ || need+=(g++)
+have_cmd pkg-config || need+=(pkg-config)
+have_cmd make || need+=(make)
+have_pkg libgtest-dev || need+=(libgtest-dev)
+have_pkg libgmock-dev || need+=(libgmock-dev)
+if [ "${SOFTCOMCH_WITH_MESON:-0}" = 1 ]; then
+  have_cmd meson || need+=(meson)
+fi
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "softcomch: installing missing packages: ${need[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  if have_cmd sudo; then SUDO=sudo; else
+    echo "softcomch: need root to install: apt-get install ${need[*]}" >&2
+    exit 1
+  fi
+else
+  SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// C API of doca_comch.h: argument checks and delegation only.
+#include <doca_comch.h>
+
+#include <cstring>
+#include <memory>
+
+#include "comch/client.hpp"
+#include "comch/connection.hpp"
+#include "comch/server.hpp"
+#include "common/guard.hpp"
+#include "core/device.hpp"
+
+using softcomch::guard;
+using softcomch::guard_value;
+using softcomch::object_kind;
+
+namespace {
+
+bool valid_ctx(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
+// The tag says "a live context"; the dynamic type says which one (a client passed where a server
+// is expected is refused, not misused).
+bool valid(const doca_comch_server *s) noexcept
+{
+    return valid_ctx(s) && dynamic_cast<const doca_comch_server *>(static_cast<const doca_ctx *>(s));
+}
+bool valid(const doca_comch_client *c) noexcept
+{
+    return valid_ctx(c) && dynamic_cast<const doca_comch_client *>(static_cast<const doca_ctx *>(c));
+}
+bool valid(const doca_comch_connection *c) noexcept { return c && c->tag_.is(object_kind::connection); }
+bool valid(const doca_devinfo *d) noexcept { return d && d->tag_.is(object_kind::devinfo); }
+bool valid(const doca_dev *d) noexcept { return d && d->tag_.is(object_kind::dev); }
+bool valid(const doca_dev_rep *r) noexcept { return r && r->tag_.is(object_kind::dev_rep); }
+
+#define SC_CHECK(obj, what)                                                                    \
+    do {                                                                                       \
+        if (!valid(obj))                                                                       \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, __func__,                     \
+                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                      \
+    } while (0)
+
+// Name length check shared by server and client create.
+doca_error_t check_name(const char *func, const doca_devinfo *info, const char *name)
+{
+    if (!name)
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: name is NULL", func);
+    uint32_t max = info->comch().max_name_len; // includes the terminating NUL
+    size_t len = strnlen(name, max);
+    if (len == 0)
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the name is empty", func);
+    if (len >= max)
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: the name is too long (at most %u characters; see doca_comch_cap_get_max_name_len)", func,
+                  max - 1);
+    return DOCA_SUCCESS;
+}
+
+template <typename Fn> doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
+{
+    return guard(func, [&]() -> doca_error_t {
+        if (!valid(devinfo))
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s devinfo", func, devinfo ? "invalid" : "NULL");
+        if (!out)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: output pointer is NULL", func);
+        *out = get(devinfo->comch());
+        return DOCA_SUCCESS;
+    });
+}
+
+} // namespace
+
+extern "C" {
+
+// ---- connection ----
+
+doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *connection, union doca_data user_data)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(connection, "connection");
+        connection->user_data_ = user_data;
+        return DOCA_SUCCESS;
+    });
+}
+
+union doca_data doca_comch_connection_get_user_data(const struct doca_comch_connection *connection)
+{
+    if (!valid(connection)) {
+        SC_LOG_ERR("doca_comch_connection_get_user_data: %s connection", connection ? "invalid" : "NULL");
+        return doca_data{};
+    }
+    return connection->user_data_;
+}
+
+struct doca_comch_server *doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection)
+{
+    if (!valid(connection)) {
+        SC_LOG_ERR("doca_comch_server_get_server_ctx: %s connection", connection ? "invalid" : "NULL");
+        return nullptr;
+    }
+    return dynamic_cast<doca_comch_server *>(connection->owner_);
+}
+
+struct doca_comch_client *doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
+{
+    if (!valid(connection)) {
+        SC_LOG_ERR("doca_comch_client_get_client_ctx: %s connection", connection ? "invalid" : "NULL");
+        return nullptr;
+    }
+    return dynamic_cast<doca_comch_client *>(connection->owner_);
+}
+
+doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_connection, "connection");
+        if (comch_connection->state_ == doca_comch_connection::state::closed) {
+            SC_LOG_DBG("doca_comch_connection_update_info: the connection is closed");
+            return DOCA_ERROR_CONNECTION_ABORTED;
+        }
+        comch_connection->snapshot_ = comch_connection->live_;
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connection *comch_connection,
+                                               enum doca_comch_counter counter_type, uint64_t *counter_value)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_connection, "connection");
+        SC_CHECK_NOT_NULL(counter_value);
+        const auto &s = comch_connection->snapshot_;
+        switch (counter_type) {
+        case DOCA_COMCH_COUNTER_SENT_MESSAGES:
+            *counter_value = s.sent_messages;
+            return DOCA_SUCCESS;
+        case DOCA_COMCH_COUNTER_SENT_BYTES:
+            *counter_value = s.sent_bytes;
+            return DOCA_SUCCESS;
+        case DOCA_COMCH_COUNTER_RECV_MESSAGES:
+            *counter_value = s.recv_messages;
+            return DOCA_SUCCESS;
+        case DOCA_COMCH_COUNTER_RECV_BYTES:
+            *counter_value = s.recv_bytes;
+            return DOCA_SUCCESS;
+        }
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", __func__, int(counter_type));
+    });
+}
+
+// ---- capabilities ----
+
+doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo, uint32_t *max_name_len)
+{
+    return cap_u32(__func__, devinfo, max_name_len, [](const auto &c) { return c.max_name_len; });
+}
+
+doca_error_t doca_comch_cap_get_max_msg_size(const struct doca_devinfo *devinfo, uint32_t *size)
+{
+    return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_msg_size; });
+}
+
+doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo, uint32_t *size)
+{
+    return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_recv_queue_size; });
+}
+
+doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients)
+{
+    return cap_u32(__func__, devinfo, num_clients, [](const auto &c) { return c.max_clients; });
+}
+
+doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks)
+{
+    return cap_u32(__func__, devinfo, max_send_tasks, [](const auto &c) { return c.max_send_tasks; });
+}
+
+doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(devinfo, "devinfo");
+        return devinfo->server_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+    });
+}
+
+doca_error_t doca_comch_cap_client_is_supported(const struct doca_devinfo *devinfo)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(devinfo, "devinfo");
+        return devinfo->client_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+    });
+}
+
+// ---- server ----
+
+doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep *repr, const char *name,
+                                      struct doca_comch_server **comch_server)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(dev, "device");
+        SC_CHECK(repr, "representor");
+        SC_CHECK_NOT_NULL(comch_server);
+        doca_devinfo *info = dev->info();
+        if (doca_error_t rc = check_name(__func__, info, name); rc != DOCA_SUCCESS)
+            return rc;
+        if (!info->server_capable())
+            SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
+                      "%s: device %s cannot run a Comch server (servers run on the DPU side; "
+                      "doca_comch_cap_server_is_supported says so)",
+                      __func__, info->pci_addr().c_str());
+        if (repr->info()->bluefield_id() != info->bluefield_id())
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: representor %s does not belong to the BlueField of device %s",
+                      __func__, repr->info()->name().c_str(), info->pci_addr().c_str());
+        *comch_server = new doca_comch_server(dev, repr, name);
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        if (!comch_server->is_idle())
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the server is %s; stop it and progress until IDLE first", __func__,
+                      softcomch::core::state_name(comch_server->state()));
+        delete comch_server;
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server, uint32_t size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        return comch_server->set_max_msg_size(size, __func__);
+    });
+}
+
+doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server, uint32_t *size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        SC_CHECK_NOT_NULL(size);
+        *size = comch_server->max_msg_size();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server, uint32_t size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        return comch_server->set_recv_queue_size(size, __func__);
+    });
+}
+
+doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server, uint32_t *size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        SC_CHECK_NOT_NULL(size);
+        *size = comch_server->recv_queue_size();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server, struct doca_dev **dev)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        SC_CHECK_NOT_NULL(dev);
+        *dev = comch_server->dev();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *comch_server, struct doca_dev_rep **rep)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        SC_CHECK_NOT_NULL(rep);
+        *rep = comch_server->rep();
+        return DOCA_SUCCESS;
+    });
+}
+
+struct doca_ctx *doca_comch_server_as_ctx(struct doca_comch_server *comch_server)
+{
+    if (!valid(comch_server)) {
+        SC_LOG_ERR("doca_comch_server_as_ctx: %s server", comch_server ? "invalid" : "NULL");
+        return nullptr;
+    }
+    return comch_server;
+}
+
+doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server, struct doca_comch_connection *connection)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        SC_CHECK(connection, "connection");
+        return comch_server->disconnect(connection);
+    });
+}
+
+doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_server *comch_server,
+                                                  doca_comch_task_send_completion_cb_t task_completion_cb,
+                                                  doca_comch_task_send_completion_cb_t task_error_cb,
+                                                  uint32_t num_send_tasks)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, __func__);
+    });
+}
+
+doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *comch_server,
+                                                    struct doca_comch_connection *peer, const void *msg, uint32_t len,
+                                                    struct doca_comch_task_send **task)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        SC_CHECK(peer, "connection");
+        SC_CHECK_NOT_NULL(msg);
+        SC_CHECK_NOT_NULL(task);
+        return comch_server->task_send_alloc_init(peer, msg, len, task, __func__);
+    });
+}
+
+doca_error_t doca_comch_server_event_msg_recv_register(struct doca_comch_server *comch_server,
+                                                       doca_comch_event_msg_recv_cb_t recv_event_cb)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        return comch_server->event_msg_recv_register(recv_event_cb, __func__);
+    });
+}
+
+doca_error_t doca_comch_server_event_connection_status_changed_register(
+    struct doca_comch_server *comch_server, doca_comch_event_connection_status_changed_cb_t connect_event_cb,
+    doca_comch_event_connection_status_changed_cb_t disconnect_event_cb)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb, __func__);
+    });
+}
+
+doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
+                                                       doca_comch_event_consumer_cb_t new_consumer_event_cb,
+                                                       doca_comch_event_consumer_cb_t expired_consumer_event_cb)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_server, "server");
+        return comch_server->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, __func__);
+    });
+}
+
+// ---- client ----
+
+doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name, struct doca_comch_client **comch_client)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(dev, "device");
+        SC_CHECK_NOT_NULL(comch_client);
+        doca_devinfo *info = dev->info();
+        if (doca_error_t rc = check_name(__func__, info, name); rc != DOCA_SUCCESS)
+            return rc;
+        if (!info->client_capable())
+            SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
+                      "%s: device %s cannot run a Comch client (clients run on the host side; "
+                      "doca_comch_cap_client_is_supported says so)",
+                      __func__, info->pci_addr().c_str());
+        *comch_client = new doca_comch_client(dev, name);
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        if (!comch_client->is_idle())
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the client is %s; stop it and progress until IDLE first", __func__,
+                      softcomch::core::state_name(comch_client->state()));
+        delete comch_client;
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client, uint32_t size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        return comch_client->set_max_msg_size(size, __func__);
+    });
+}
+
+doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client, uint32_t *size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        SC_CHECK_NOT_NULL(size);
+        *size = comch_client->max_msg_size();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client, uint32_t size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        return comch_client->set_recv_queue_size(size, __func__);
+    });
+}
+
+doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client, uint32_t *size)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        SC_CHECK_NOT_NULL(size);
+        *size = comch_client->recv_queue_size();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client, struct doca_dev **dev)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        SC_CHECK_NOT_NULL(dev);
+        *dev = comch_client->dev();
+        return DOCA_SUCCESS;
+    });
+}
+
+struct doca_ctx *doca_comch_client_as_ctx(struct doca_comch_client *comch_client)
+{
+    if (!valid(comch_client)) {
+        SC_LOG_ERR("doca_comch_client_as_ctx: %s client", comch_client ? "invalid" : "NULL");
+        return nullptr;
+    }
+    return comch_client;
+}
+
+doca_error_t doca_comch_client_get_connection(const struct doca_comch_client *comch_client,
+                                              struct doca_comch_connection **connection)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        SC_CHECK_NOT_NULL(connection);
+        if (comch_client->state() != DOCA_CTX_STATE_RUNNING || !comch_client->connection())
+            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the client is %s; its connection exists once it is RUNNING",
+                      __func__, softcomch::core::state_name(comch_client->state()));
+        *connection = comch_client->connection();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_client_task_send_set_conf(struct doca_comch_client *comch_client,
+                                                  doca_comch_task_send_completion_cb_t task_completion_cb,
+                                                  doca_comch_task_send_completion_cb_t task_error_cb,
+                                                  uint32_t num_send_tasks)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, __func__);
+    });
+}
+
+doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *comch_client,
+                                                    struct doca_comch_connection *peer, const void *msg, uint32_t len,
+                                                    struct doca_comch_task_send **task)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        SC_CHECK(peer, "connection");
+        SC_CHECK_NOT_NULL(msg);
+        SC_CHECK_NOT_NULL(task);
+        return comch_client->task_send_alloc_init(peer, msg, len, task, __func__);
+    });
+}
+
+doca_error_t doca_comch_client_event_msg_recv_register(struct doca_comch_client *comch_client,
+                                                       doca_comch_event_msg_recv_cb_t recv_event_cb)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        return comch_client->event_msg_recv_register(recv_event_cb, __func__);
+    });
+}
+
+doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
+                                                       doca_comch_event_consumer_cb_t new_consumer_event_cb,
+                                                       doca_comch_event_consumer_cb_t expired_consumer_event_cb)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK(comch_client, "client");
+        return comch_client->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, __func__);
+    });
+}
+
+struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task)
+{
+    if (!task || !task->tag_.is(object_kind::task)) {
+        SC_LOG_ERR("doca_comch_task_send_as_task: %s task", task ? "invalid" : "NULL");
+        return nullptr;
+    }
+    return task;
+}
+
+} // extern "C"

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// C API of doca_pe.h: argument checks and delegation only.
+#include <doca_pe.h>
+
+#include <memory>
+
+#include "common/guard.hpp"
+#include "core/ctx.hpp"
+#include "core/pe.hpp"
+#include "core/task.hpp"
+
+using softcomch::guard;
+using softcomch::guard_value;
+using softcomch::object_kind;
+
+namespace {
+
+bool valid(const doca_pe *pe) noexcept { return pe && pe->tag_.is(object_kind::pe); }
+bool valid(const doca_task *t) noexcept { return t && t->tag_.is(object_kind::task); }
+bool valid(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
+
+#define SC_CHECK_PE(pe)                                                                        \
+    do {                                                                                       \
+        if (!valid(pe))                                                                        \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s progress engine", __func__,           \
+                      (pe) ? "invalid (destroyed or foreign)" : "NULL");                       \
+    } while (0)
+
+#define SC_CHECK_TASK(t)                                                                       \
+    do {                                                                                       \
+        if (!valid(t))                                                                         \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s task", __func__,                      \
+                      (t) ? "invalid (freed or foreign)" : "NULL");                            \
+    } while (0)
+
+doca_error_t submit(doca_task *task, const char *func, bool validate)
+{
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is %s", func,
+                   task->state_ == softcomch::core::task_state::free ? "free (not allocated)"
+                                                                      : "already submitted");
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    doca_ctx *ctx = task->ctx_;
+    if (ctx->state() != DOCA_CTX_STATE_RUNNING) {
+        SC_LOG_ERR("%s: the %s context is %s; tasks can only be submitted while RUNNING", func,
+                   ctx->kind_name(), softcomch::core::state_name(ctx->state()));
+        return DOCA_ERROR_BAD_STATE;
+    }
+    if (validate) {
+        doca_error_t rc = ctx->validate(task);
+        if (rc != DOCA_SUCCESS)
+            return rc;
+    }
+    return ctx->submit(task);
+}
+
+} // namespace
+
+extern "C" {
+
+doca_error_t doca_pe_create(struct doca_pe **pe)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(pe);
+        auto p = std::make_unique<doca_pe>();
+        doca_error_t rc = p->init();
+        if (rc != DOCA_SUCCESS)
+            return rc;
+        *pe = p.release();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_pe_destroy(struct doca_pe *pe)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        if (pe->has_contexts())
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "doca_pe_destroy: contexts are still connected; destroy them first");
+        delete pe;
+        return DOCA_SUCCESS;
+    });
+}
+
+uint8_t doca_pe_progress(struct doca_pe *pe)
+{
+    if (doca_unlikely(!pe))
+        return 0;
+    return guard_value<uint8_t>(__func__, 0, [&] { return pe->progress(); });
+}
+
+doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        SC_CHECK_NOT_NULL(handle);
+        *handle = pe->notification_fd();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        if (handle != pe->notification_fd())
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                      "doca_pe_clear_notification: handle %d is not this engine's handle (%d)", handle,
+                      pe->notification_fd());
+        return pe->clear_notification();
+    });
+}
+
+doca_error_t doca_pe_request_notification(struct doca_pe *pe)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        return pe->request_notification();
+    });
+}
+
+doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        SC_CHECK_NOT_NULL(num_inflight_tasks);
+        *num_inflight_tasks = pe->inflight();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_task_submit(struct doca_task *task)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_TASK(task);
+        return submit(task, "doca_task_submit", false);
+    });
+}
+
+doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_TASK(task);
+        constexpr uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
+        if (flags & ~known)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_submit_ex: unknown flags 0x%x", flags & ~known);
+        return submit(task, "doca_task_submit_ex", false);
+    });
+}
+
+doca_error_t doca_task_try_submit(struct doca_task *task)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_TASK(task);
+        return submit(task, "doca_task_try_submit", true);
+    });
+}
+
+void doca_task_free(struct doca_task *task)
+{
+    guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_TASK(task);
+        switch (task->state_) {
+        case softcomch::core::task_state::allocated:
+            break;
+        case softcomch::core::task_state::free:
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_free: the task is already free");
+        case softcomch::core::task_state::submitted:
+        case softcomch::core::task_state::completed:
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "doca_task_free: the task is in flight; free it in its completion callback");
+        }
+        task->ctx_->free_task(task);
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_task_get_status(const struct doca_task *task)
+{
+    if (!valid(task)) {
+        SC_LOG_ERR("doca_task_get_status: %s task", task ? "invalid" : "NULL");
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    return task->status_;
+}
+
+void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
+{
+    if (!valid(task)) {
+        SC_LOG_ERR("doca_task_set_user_data: %s task", task ? "invalid" : "NULL");
+        return;
+    }
+    task->user_data_ = user_data;
+}
+
+union doca_data doca_task_get_user_data(const struct doca_task *task)
+{
+    if (!valid(task)) {
+        SC_LOG_ERR("doca_task_get_user_data: %s task", task ? "invalid" : "NULL");
+        return doca_data{};
+    }
+    return task->user_data_;
+}
+
+struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
+{
+    if (!valid(task)) {
+        SC_LOG_ERR("doca_task_get_ctx: %s task", task ? "invalid" : "NULL");
+        return nullptr;
+    }
+    return task->ctx_;
+}
+
+doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        if (!valid(ctx))
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_connect_ctx: %s context", ctx ? "invalid" : "NULL");
+        return pe->connect(ctx);
+    });
+}
+
+doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode event_mode)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_PE(pe);
+        if (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE && event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d", int(event_mode));
+        return DOCA_SUCCESS;
+    });
+}
+
+// ---- task batches: not offered by the emulated device ----
+
+doca_error_t doca_task_batch_submit(struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_submit: task batches are not supported by the emulated device");
+    return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_task_batch_try_submit(struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_try_submit: task batches are not supported by the emulated device");
+    return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+void doca_task_batch_free(struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_free: task batches are not supported by the emulated device");
+}
+
+doca_error_t doca_task_batch_get_status(const struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_get_status: task batches are not supported by the emulated device");
+    return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+void doca_task_batch_set_user_data(struct doca_task_batch *, union doca_data)
+{
+    SC_LOG_ERR("doca_task_batch_set_user_data: task batches are not supported by the emulated device");
+}
+
+union doca_data doca_task_batch_get_user_data(const struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_get_user_data: task batches are not supported by the emulated device");
+    return doca_data{};
+}
+
+struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_get_ctx: task batches are not supported by the emulated device");
+    return nullptr;
+}
+
+union doca_data doca_task_batch_get_ctx_user_data(const struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_get_ctx_user_data: task batches are not supported by the emulated device");
+    return doca_data{};
+}
+
+uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *)
+{
+    SC_LOG_ERR("doca_task_batch_get_tasks_num: task batches are not supported by the emulated device");
+    return 0;
+}
+
+} // extern "C"

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "comch/client.hpp"
+
+#include <unistd.h>
+
+#include <system_error>
+
+#include "common/clock.hpp"
+#include "common/log.hpp"
+#include "core/device.hpp"
+#include "transport/fabric.hpp"
+
+namespace transport = softcomch::transport;
+
+doca_comch_client::doca_comch_client(doca_dev *dev, std::string name)
+    : comch_ctx("comch client", dev, std::move(name))
+{
+}
+
+doca_comch_client::~doca_comch_client()
+{
+    if (connection_ && connection_->state_ != doca_comch_connection::state::closed)
+        abort_connection(connection_.get(), softcomch::comch::k_status_connection_lost);
+}
+
+doca_error_t doca_comch_client::do_start()
+{
+    std::string fabric = transport::fabric_name();
+    std::string dir;
+    try {
+        dir = transport::fabric_dir(fabric);
+    } catch (const std::system_error &e) {
+        SC_LOG_ERR("comch client '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
+        return DOCA_ERROR_INITIALIZATION;
+    }
+    connection_.reset();
+    transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(), name_};
+    connector_.emplace(std::move(dir), std::move(key), transport::link_params{max_msg_size_, recv_queue_size_},
+                       int(::getpid()));
+    next_attempt_ns_ = 0;
+    waiting_logged_ = false;
+    pe()->request_service();
+    return DOCA_ERROR_IN_PROGRESS;
+}
+
+void doca_comch_client::do_stop()
+{
+    if (connection_ && connection_->state_ == doca_comch_connection::state::open)
+        connection_->state_ = doca_comch_connection::state::closing;
+    if (connector_)
+        connector_.reset();
+}
+
+bool doca_comch_client::wrong_representor_hint(std::string &why) const
+{
+    // A server with this name on another host function of the same BlueField: on hardware the
+    // connection is refused (the server's representor does not represent this client's function).
+    std::vector<transport::endpoint_info> eps;
+    try {
+        eps = transport::list_endpoints(transport::fabric_dir(transport::fabric_name()));
+    } catch (const std::system_error &) {
+        return false;
+    }
+    for (const auto &e : eps) {
+        if (e.key.name == name_ && e.key.bluefield == dev_->info()->bluefield_id() &&
+            e.key.host_function != dev_->info()->pci_addr()) {
+            why = "server '" + name_ + "' is bound to representor " + e.representor + " of host function " +
+                  e.key.host_function + ", but this client's device is " + dev_->info()->pci_addr() +
+                  "; start the server with the representor of " + dev_->info()->pci_addr() +
+                  " or run the client on " + e.key.host_function;
+            return true;
+        }
+    }
+    return false;
+}
+
+unsigned doca_comch_client::poll_connecting()
+{
+    if (!connector_)
+        return 0;
+    uint64_t now = softcomch::now_ns();
+    if (now < next_attempt_ns_)
+        return 0;
+    std::unique_ptr<transport::link> l;
+    std::string why;
+    switch (connector_->step(l, why)) {
+    case transport::connector::result::in_progress:
+        return 0;
+    case transport::connector::result::no_server:
+        if (wrong_representor_hint(why)) {
+            SC_LOG_ERR("comch client '%s': connection refused: %s", name_.c_str(), why.c_str());
+            connector_.reset();
+            set_state(DOCA_CTX_STATE_IDLE); // may destroy this client: return at once
+            return 1;
+        }
+        if (!waiting_logged_) {
+            SC_LOG_INFO("comch client '%s': waiting for the server on host function %s (fabric '%s')",
+                        name_.c_str(), dev_->info()->pci_addr().c_str(), transport::fabric_name().c_str());
+            waiting_logged_ = true;
+        }
+        next_attempt_ns_ = now + retry_interval_ns;
+        return 0;
+    case transport::connector::result::rejected:
+    case transport::connector::result::failed:
+        SC_LOG_ERR("comch client '%s': connection refused: %s", name_.c_str(), why.c_str());
+        connector_.reset();
+        set_state(DOCA_CTX_STATE_IDLE); // may destroy this client: return at once
+        return 1;
+    case transport::connector::result::connected:
+        break;
+    }
+    connector_.reset();
+    connection_ = std::make_unique<doca_comch_connection>(this, std::move(l));
+    if (register_connection(connection_.get()) != DOCA_SUCCESS) {
+        SC_LOG_ERR("comch client '%s': cannot watch the connection's descriptors", name_.c_str());
+        abort_connection(connection_.get(), softcomch::comch::k_status_connection_lost);
+        set_state(DOCA_CTX_STATE_IDLE);
+        return 1;
+    }
+    SC_LOG_INFO("comch client '%s': connected (max message %u bytes)", name_.c_str(),
+                connection_->link_->max_msg_size());
+    set_state(DOCA_CTX_STATE_RUNNING);
+    return 1;
+}
+
+unsigned doca_comch_client::poll()
+{
+    switch (state()) {
+    case DOCA_CTX_STATE_IDLE:
+        return 0;
+    case DOCA_CTX_STATE_STARTING:
+        return poll_connecting();
+    case DOCA_CTX_STATE_RUNNING:
+    case DOCA_CTX_STATE_STOPPING:
+        break;
+    }
+    unsigned work = 0;
+    doca_comch_connection *c = connection_.get();
+    if (c && c->state_ != doca_comch_connection::state::closed) {
+        bool ended = false;
+        work += service_connection(c, ended);
+        if (ended) {
+            // The server disconnected us, stopped, or died: the client stops.
+            if (c->peer_closed_)
+                SC_LOG_INFO("comch client '%s': the server closed the connection", name_.c_str());
+            else
+                SC_LOG_WARN("comch client '%s': the server (pid %d) went away", name_.c_str(),
+                            c->link_->peer_pid());
+            abort_connection(c, softcomch::comch::k_status_connection_lost);
+            ++work;
+            if (state() == DOCA_CTX_STATE_RUNNING)
+                set_state(DOCA_CTX_STATE_STOPPING);
+        } else if (c->state_ == doca_comch_connection::state::closing && close_connection(c)) {
+            ++work;
+        }
+    }
+    if (state() == DOCA_CTX_STATE_STOPPING &&
+        (!c || c->state_ == doca_comch_connection::state::closed)) {
+        if (try_finish_stop())
+            return work + 1; // IDLE: the state callback may have destroyed this client
+    }
+    return work;
+}
+
+softcomch::core::arm_result doca_comch_client::try_arm()
+{
+    softcomch::core::arm_result r;
+    switch (state()) {
+    case DOCA_CTX_STATE_STARTING: {
+        uint64_t now = softcomch::now_ns();
+        constexpr uint64_t min_wait = 100'000; // handshake replies arrive within a few of these
+        r.timeout_ns = next_attempt_ns_ > now + min_wait ? next_attempt_ns_ - now : min_wait;
+        return r;
+    }
+    case DOCA_CTX_STATE_STOPPING:
+        r.busy = true;
+        break;
+    default:
+        break;
+    }
+    if (connection_)
+        arm_connection(connection_.get(), r);
+    return r;
+}

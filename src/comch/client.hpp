@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "comch/comch_ctx.hpp"
+#include "comch/connection.hpp"
+#include "transport/link.hpp"
+
+// The Comch client (host side). Start is asynchronous: STARTING until the server accepted it.
+struct doca_comch_client final : softcomch::comch::comch_ctx {
+    doca_comch_client(doca_dev *dev, std::string name);
+    ~doca_comch_client() override;
+
+    doca_comch_connection *connection() const noexcept { return connection_.get(); }
+    bool owns(const doca_comch_connection *conn) const noexcept override
+    {
+        return conn && conn == connection_.get();
+    }
+
+    unsigned poll() override;
+    softcomch::core::arm_result try_arm() override;
+
+protected:
+    doca_error_t do_start() override;
+    void do_stop() override;
+
+private:
+    unsigned poll_connecting();
+    bool wrong_representor_hint(std::string &why) const;
+
+    std::optional<softcomch::transport::connector> connector_;
+    std::unique_ptr<doca_comch_connection> connection_;
+    uint64_t next_attempt_ns_ = 0;
+    bool waiting_logged_ = false;
+
+    static constexpr uint64_t retry_interval_ns = 10'000'000; // 10 ms between connect attempts
+};

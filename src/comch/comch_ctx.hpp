@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// What a Comch server and a Comch client have in common: configuration (max message size,
+// receive queue size), the send-task pool, the receive and consumer callbacks, and the data path
+// of their connections (send, receive, drain, close).
+#pragma once
+
+#include <doca_comch.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ctx.hpp"
+#include "core/task.hpp"
+#include "transport/link.hpp"
+
+struct doca_dev;
+struct doca_comch_connection;
+
+// The control-path send task.
+struct doca_comch_task_send : doca_task {
+    explicit doca_comch_task_send(doca_ctx *owner) noexcept : doca_task(owner) {}
+    doca_comch_connection *conn_ = nullptr;
+    const void *msg_ = nullptr;
+    uint32_t len_ = 0;
+};
+
+// Event objects handed to callbacks. DOCA passes an event handle the program never
+// dereferences; one per context is enough.
+struct doca_comch_event_msg_recv {
+    int unused;
+};
+struct doca_comch_event_connection_status_changed {
+    int unused;
+};
+struct doca_comch_event_consumer {
+    int unused;
+};
+
+namespace softcomch::comch {
+
+// Status of sends that can no longer be delivered because the connection went away.
+constexpr doca_error_t k_status_connection_lost = DOCA_ERROR_CONNECTION_ABORTED;
+
+class comch_ctx : public doca_ctx {
+public:
+    comch_ctx(const char *kind, doca_dev *dev, std::string name);
+    ~comch_ctx() override;
+
+    // ---- configuration (IDLE only; checked here) ----
+    doca_error_t set_max_msg_size(uint32_t size, const char *func);
+    doca_error_t set_recv_queue_size(uint32_t size, const char *func);
+    doca_error_t task_send_set_conf(doca_comch_task_send_completion_cb_t ok,
+                                    doca_comch_task_send_completion_cb_t err, uint32_t num, const char *func);
+    doca_error_t event_msg_recv_register(doca_comch_event_msg_recv_cb_t cb, const char *func);
+    doca_error_t event_consumer_register(doca_comch_event_consumer_cb_t new_cb,
+                                         doca_comch_event_consumer_cb_t expired_cb, const char *func);
+    uint32_t max_msg_size() const noexcept { return max_msg_size_; }
+    uint32_t recv_queue_size() const noexcept { return recv_queue_size_; }
+    doca_dev *dev() const noexcept { return dev_; }
+    const std::string &name() const noexcept { return name_; }
+
+    // ---- data path ----
+    doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg, uint32_t len,
+                                      doca_comch_task_send **task, const char *func);
+
+    // doca_ctx hooks shared by server and client
+    doca_error_t submit(doca_task *task) override;
+    doca_error_t validate(const doca_task *task) const override;
+    void free_task(doca_task *task) override;
+    void disarm() override;
+
+    // Does `conn` belong to this context?
+    virtual bool owns(const doca_comch_connection *conn) const noexcept = 0;
+
+protected:
+    uint32_t tasks_outstanding() const noexcept override { return send_pool_.in_use(); }
+
+    // Registers a new connection's descriptors with the engine.
+    doca_error_t register_connection(doca_comch_connection *conn);
+    // Delivers received messages, flushes pending sends, notices peer death. Returns work done.
+    // Sets `ended` when the peer closed or died and the connection has been fully drained.
+    unsigned service_connection(doca_comch_connection *conn, bool &ended);
+    // Local close: after pending sends drained, sends the disconnect notice. Returns true when
+    // the connection is closed (false: still draining).
+    bool close_connection(doca_comch_connection *conn);
+    // Adds one connection's answer to a notification request.
+    void arm_connection(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
+    // Closes at once: pending sends fail with `status`, descriptors are released.
+    void abort_connection(doca_comch_connection *conn, doca_error_t status);
+
+    doca_dev *dev_;
+    std::string name_;
+    uint32_t max_msg_size_;
+    uint32_t recv_queue_size_;
+    doca_comch_task_send_completion_cb_t send_ok_cb_ = nullptr;
+    doca_comch_task_send_completion_cb_t send_err_cb_ = nullptr;
+    doca_comch_event_msg_recv_cb_t recv_cb_ = nullptr;
+    doca_comch_event_consumer_cb_t new_consumer_cb_ = nullptr;
+    doca_comch_event_consumer_cb_t expired_consumer_cb_ = nullptr;
+    softcomch::core::task_pool<doca_comch_task_send> send_pool_;
+    doca_comch_event_msg_recv recv_event_{};
+    doca_comch_event_consumer consumer_event_{};
+
+private:
+    static void invoke_send(doca_task *t);
+    // Writes one send into the ring; false if there is no room.
+    bool write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept;
+    unsigned flush_pending(doca_comch_connection *conn) noexcept;
+    void unregister_connection(doca_comch_connection *conn) noexcept;
+};
+
+} // namespace softcomch::comch

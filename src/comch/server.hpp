@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "comch/comch_ctx.hpp"
+#include "comch/connection.hpp"
+#include "core/pe.hpp"
+#include "transport/link.hpp"
+
+struct doca_dev_rep;
+
+// The Comch server (DPU side). Listens on (BlueField, host function of its representor, name);
+// start is synchronous.
+struct doca_comch_server final : softcomch::comch::comch_ctx {
+    doca_comch_server(doca_dev *dev, doca_dev_rep *rep, std::string name);
+    ~doca_comch_server() override;
+
+    doca_error_t event_connection_register(doca_comch_event_connection_status_changed_cb_t connect_cb,
+                                           doca_comch_event_connection_status_changed_cb_t disconnect_cb,
+                                           const char *func);
+    doca_error_t disconnect(doca_comch_connection *conn);
+    doca_dev_rep *rep() const noexcept { return rep_; }
+    bool owns(const doca_comch_connection *conn) const noexcept override;
+    size_t open_connections() const noexcept;
+
+    unsigned poll() override;
+    softcomch::core::arm_result try_arm() override;
+
+protected:
+    doca_error_t do_start() override;
+    void do_stop() override;
+
+private:
+    unsigned accept_new();
+    unsigned service_handshakes();
+    void release_all() noexcept;
+
+    doca_dev_rep *rep_;
+    doca_comch_event_connection_status_changed_cb_t connect_cb_ = nullptr;
+    doca_comch_event_connection_status_changed_cb_t disconnect_cb_ = nullptr;
+    doca_comch_event_connection_status_changed conn_event_{};
+
+    std::unique_ptr<softcomch::transport::listener> listener_;
+    struct listen_watcher final : softcomch::core::fd_watcher {
+        bool ready = false;
+        void on_ready(uint32_t) override { ready = true; }
+    } listen_watcher_;
+
+    struct handshake final : softcomch::core::fd_watcher {
+        std::unique_ptr<softcomch::transport::pending_link> pending;
+        uint64_t deadline_ns = 0;
+        bool ready = true; // try once right after accept
+        void on_ready(uint32_t) override { ready = true; }
+    };
+    std::vector<std::unique_ptr<handshake>> handshakes_;
+    // Connections, open ones and closed ones kept until IDLE (stale handles stay detectable).
+    std::vector<std::unique_ptr<doca_comch_connection>> connections_;
+    uint64_t next_connection_id_ = 1;
+};

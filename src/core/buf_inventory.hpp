@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `struct doca_buf_inventory` (doca-api.md 3.10): a pool of doca_buf descriptors. Descriptors are
+// allocated at the first start (and by expand) in chunks whose addresses never move, and are
+// recycled through a free list; taking or returning a buf does not allocate.
+//
+// Not thread-safe (DOCA documents none for inventories).
+#pragma once
+
+#include <doca_error.h>
+#include <doca_types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/object_tag.hpp"
+#include "core/buf.hpp"
+
+struct doca_mmap;
+
+struct doca_buf_inventory {
+    explicit doca_buf_inventory(uint32_t num_elements) noexcept : num_elements_(num_elements) {}
+    ~doca_buf_inventory();
+    doca_buf_inventory(const doca_buf_inventory &) = delete;
+    doca_buf_inventory &operator=(const doca_buf_inventory &) = delete;
+
+    softcomch::object_tag tag_{softcomch::object_kind::buf_inventory};
+
+    doca_error_t start();
+    doca_error_t stop();
+    doca_error_t expand(uint32_t num_elements);
+    doca_error_t set_user_data(union doca_data d);
+    // DOCA_SUCCESS if the inventory may be destroyed now; IN_USE while bufs are out.
+    doca_error_t can_destroy() const;
+
+    // doca_buf_inventory_buf_get_by_args: checks states and ranges, then takes a descriptor.
+    doca_error_t get_buf(doca_mmap *mmap, void *addr, size_t len, void *data, size_t data_len, doca_buf **out);
+    // doca_buf_inventory_buf_dup.
+    doca_error_t dup(const doca_buf *src, doca_buf **out);
+
+    bool started() const noexcept { return started_; }
+    uint32_t num_elements() const noexcept { return num_elements_; }
+    uint32_t num_free() const noexcept { return num_elements_ - outstanding_; }
+    uint32_t outstanding() const noexcept { return outstanding_; }
+    union doca_data user_data() const noexcept { return user_data_; }
+    // True if `b` is one of this inventory's descriptors.
+    bool owns(const doca_buf *b) const noexcept;
+
+    // For doca_buf: a released descriptor goes back to the pool.
+    void put(doca_buf *b) noexcept;
+
+private:
+    void add_chunk(uint32_t n);
+    doca_buf *take() noexcept;
+
+    uint32_t num_elements_;
+    uint32_t outstanding_ = 0;
+    bool started_ = false;
+    bool ever_started_ = false;
+    union doca_data user_data_ {};
+    struct chunk {
+        std::unique_ptr<doca_buf[]> bufs;
+        uint32_t count;
+    };
+    std::vector<chunk> chunks_;
+    doca_buf *free_ = nullptr;
+};

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/ctx.hpp"
+
+#include "common/log.hpp"
+#include "core/pe.hpp"
+#include "core/task.hpp"
+
+namespace softcomch::core {
+
+const char *state_name(doca_ctx_states s) noexcept
+{
+    switch (s) {
+    case DOCA_CTX_STATE_IDLE:
+        return "IDLE";
+    case DOCA_CTX_STATE_STARTING:
+        return "STARTING";
+    case DOCA_CTX_STATE_RUNNING:
+        return "RUNNING";
+    case DOCA_CTX_STATE_STOPPING:
+        return "STOPPING";
+    }
+    return "UNKNOWN";
+}
+
+} // namespace softcomch::core
+
+using softcomch::core::state_name;
+
+doca_ctx::~doca_ctx()
+{
+    if (pe_)
+        pe_->disconnect(this);
+}
+
+doca_error_t doca_ctx::require_idle(const char *func) const noexcept
+{
+    if (state_ == DOCA_CTX_STATE_IDLE)
+        return DOCA_SUCCESS;
+    SC_LOG_ERR("%s: %s context is %s; configuration is only allowed while IDLE (before doca_ctx_start)",
+               func, kind_name_, state_name(state_));
+    return DOCA_ERROR_BAD_STATE;
+}
+
+void doca_ctx::set_state(doca_ctx_states next)
+{
+    doca_ctx_states prev = state_;
+    if (prev == next)
+        return;
+    state_ = next;
+    SC_LOG_DBG("%s context %p: %s -> %s", kind_name_, static_cast<void *>(this), state_name(prev),
+               state_name(next));
+    if (state_cb_)
+        state_cb_(user_data_, this, prev, next);
+}
+
+doca_error_t doca_ctx::start()
+{
+    if (state_ != DOCA_CTX_STATE_IDLE) {
+        SC_LOG_ERR("doca_ctx_start: %s context is already %s", kind_name_, state_name(state_));
+        return DOCA_ERROR_BAD_STATE;
+    }
+    if (!pe_) {
+        SC_LOG_ERR("doca_ctx_start: %s context is not connected to a progress engine "
+                   "(call doca_pe_connect_ctx first)",
+                   kind_name_);
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
+    doca_error_t rc = do_start();
+    if (rc == DOCA_SUCCESS)
+        set_state(DOCA_CTX_STATE_RUNNING);
+    else if (rc == DOCA_ERROR_IN_PROGRESS)
+        set_state(DOCA_CTX_STATE_STARTING);
+    return rc;
+}
+
+doca_error_t doca_ctx::stop()
+{
+    switch (state_) {
+    case DOCA_CTX_STATE_IDLE:
+        SC_LOG_ERR("doca_ctx_stop: %s context is IDLE (never started or already stopped)", kind_name_);
+        return DOCA_ERROR_BAD_STATE;
+    case DOCA_CTX_STATE_STOPPING:
+        return DOCA_ERROR_IN_PROGRESS;
+    case DOCA_CTX_STATE_STARTING:
+    case DOCA_CTX_STATE_RUNNING:
+        break;
+    }
+    if (!pe_) {
+        SC_LOG_ERR("doca_ctx_stop: %s context is not connected to a progress engine", kind_name_);
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
+    set_state(DOCA_CTX_STATE_STOPPING);
+    // The state callback may have destroyed nothing (destroy is refused outside IDLE), so `this`
+    // is still valid here.
+    do_stop();
+    if (state_ == DOCA_CTX_STATE_IDLE)
+        return DOCA_SUCCESS;
+    pe_->request_service();
+    return DOCA_ERROR_IN_PROGRESS;
+}
+
+void doca_ctx::complete(doca_task *task, doca_error_t status) noexcept
+{
+    task->status_ = status;
+    task->state_ = softcomch::core::task_state::completed;
+    pe_->enqueue_completion(task);
+}
+
+bool doca_ctx::try_finish_stop()
+{
+    if (state_ != DOCA_CTX_STATE_STOPPING)
+        return state_ == DOCA_CTX_STATE_IDLE;
+    if (inflight_ != 0 || tasks_outstanding() != 0)
+        return false;
+    set_state(DOCA_CTX_STATE_IDLE);
+    return true;
+}

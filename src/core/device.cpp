@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/device.hpp"
+
+#include <grp.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_set>
+
+#include "common/log.hpp"
+#include "core/topology.hpp"
+
+using softcomch::core::side;
+
+// Befriended by the device classes: the only code that creates, links and frees open handles.
+struct softcomch_device_access {
+    static doca_dev *&open_of(doca_devinfo *i) noexcept { return i->open_; }
+    static doca_dev_rep *&open_of(doca_devinfo_rep *i) noexcept { return i->open_; }
+    static uint32_t &opens_of(doca_dev *d) noexcept { return d->opens_; }
+    static uint32_t &opens_of(doca_dev_rep *d) noexcept { return d->opens_; }
+    static doca_dev *make(doca_devinfo *i) { return new doca_dev(i); }
+    static doca_dev_rep *make(doca_devinfo_rep *i, doca_dev *parent) { return new doca_dev_rep(i, parent); }
+    static void destroy(doca_dev *d) noexcept { delete d; }
+    static void destroy(doca_dev_rep *d) noexcept { delete d; }
+};
+
+namespace softcomch::core {
+
+const char *side_name(side s) noexcept
+{
+    return s == side::host ? "host" : "dpu";
+}
+
+const char *bf_mode_name(bf_mode m) noexcept
+{
+    return m == bf_mode::dpu ? "dpu" : "nic";
+}
+
+// ------------------------------------------------------------------------------------------------
+// PCI addresses
+// ------------------------------------------------------------------------------------------------
+
+namespace {
+
+int hex_digit(char c) noexcept
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// Reads `n` hex digits at `p`; -1 if any is not one.
+long hex_field(const char *p, int n) noexcept
+{
+    long v = 0;
+    for (int i = 0; i < n; ++i) {
+        int d = hex_digit(p[i]);
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+} // namespace
+
+bool canonical_pci_addr(const char *in, std::string &out) noexcept
+{
+    if (!in)
+        return false;
+    size_t len = ::strnlen(in, 16);
+    const char *bdf;
+    long domain = 0;
+    if (len == 12) { // DDDD:BB:DD.F
+        domain = hex_field(in, 4);
+        if (domain < 0 || in[4] != ':')
+            return false;
+        bdf = in + 5;
+    } else if (len == 7) { // BB:DD.F
+        bdf = in;
+    } else {
+        return false;
+    }
+    long bus = hex_field(bdf, 2);
+    long dev = hex_field(bdf + 3, 2);
+    long fn = hex_field(bdf + 6, 1);
+    if (bus < 0 || bdf[2] != ':' || dev < 0 || dev > 0x1f || bdf[5] != '.' || fn < 0 || fn > 7)
+        return false;
+    static const char hex[] = "0123456789abcdef";
+    char buf[DOCA_DEVINFO_PCI_ADDR_SIZE] = {hex[(domain >> 12) & 0xf], hex[(domain >> 8) & 0xf],
+                                            hex[(domain >> 4) & 0xf],  hex[domain & 0xf],
+                                            ':',                       hex[bus >> 4],
+                                            hex[bus & 0xf],            ':',
+                                            hex[dev >> 4],             hex[dev & 0xf],
+                                            '.',                       hex[fn],
+                                            '\0'};
+    try {
+        out.assign(buf);
+    } catch (...) {
+        return false;
+    }
+    return true;
+}
+
+doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in, uint8_t *is_equal)
+{
+    std::string parsed;
+    if (!canonical_pci_addr(in, parsed)) {
+        SC_LOG_ERR("%s: malformed PCI address \"%.24s\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)",
+                   func, in);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    *is_equal = parsed == canonical ? 1 : 0;
+    return DOCA_SUCCESS;
+}
+
+// ------------------------------------------------------------------------------------------------
+// privilege policy
+// ------------------------------------------------------------------------------------------------
+
+namespace {
+std::mutex g_cred_mu;
+bool g_cred_override_set = false;
+credentials g_cred_override;
+} // namespace
+
+credentials credentials::current()
+{
+    {
+        std::lock_guard<std::mutex> lock(g_cred_mu);
+        if (g_cred_override_set)
+            return g_cred_override;
+    }
+    credentials c;
+    c.euid = ::geteuid();
+    c.egid = ::getegid();
+    int n = ::getgroups(0, nullptr);
+    if (n > 0) {
+        std::vector<gid_t> g(static_cast<size_t>(n));
+        n = ::getgroups(n, g.data());
+        for (int i = 0; i < n; ++i)
+            c.groups.push_back(g[static_cast<size_t>(i)]);
+    }
+    return c;
+}
+
+void set_credentials_override(const credentials *c)
+{
+    std::lock_guard<std::mutex> lock(g_cred_mu);
+    g_cred_override_set = c != nullptr;
+    if (c)
+        g_cred_override = *c;
+}
+
+bool privilege_allows(const privilege_policy &policy, const credentials &who, std::string *why)
+{
+    using rule = privilege_policy::rule;
+    if (policy.rule_ == rule::anyone || who.euid == 0)
+        return true;
+    if (policy.rule_ == rule::root) {
+        if (why)
+            *why = "the privilege policy of " + policy.origin_ + " reserves representors to root";
+        return false;
+    }
+    // rule::group
+    std::vector<char> buf(16384);
+    struct group gr;
+    struct group *found = nullptr;
+    int rc = ::getgrnam_r(policy.group_.c_str(), &gr, buf.data(), buf.size(), &found);
+    if (rc != 0 || !found) {
+        if (why)
+            *why = "the privilege policy of " + policy.origin_ + " reserves representors to root and group \"" +
+                   policy.group_ + "\", which does not exist on this machine";
+        return false;
+    }
+    const uint32_t gid = found->gr_gid;
+    if (who.egid == gid)
+        return true;
+    for (uint32_t g : who.groups)
+        if (g == gid)
+            return true;
+    if (why)
+        *why = "the privilege policy of " + policy.origin_ + " reserves representors to root and members of group \"" +
+               policy.group_ + "\" (this process is not a member)";
+    return false;
+}
+
+} // namespace softcomch::core
+
+// ------------------------------------------------------------------------------------------------
+// devinfo / devinfo_rep
+// ------------------------------------------------------------------------------------------------
+
+doca_devinfo::doca_devinfo(const softcomch::core::bluefield *board, softcomch::core::function_desc desc)
+    : board_(board), d_(std::move(desc))
+{
+    function_id_ = board_->id_ + "/" + softcomch::core::side_name(d_.side_) + "/" + d_.pci_;
+    if (d_.type_ == DOCA_PCI_FUNC_TYPE_SF)
+        function_id_ += "/sf" + std::to_string(d_.sf_num_);
+}
+
+doca_devinfo::~doca_devinfo() = default;
+
+bool doca_devinfo::server_capable() const noexcept
+{
+    return d_.side_ == side::dpu && board_->mode_ == softcomch::core::bf_mode::dpu;
+}
+
+bool doca_devinfo::client_capable() const noexcept
+{
+    return d_.side_ == side::host && board_->mode_ == softcomch::core::bf_mode::dpu;
+}
+
+bool doca_devinfo::manages_representors() const noexcept
+{
+    return d_.side_ == side::dpu && board_->mode_ == softcomch::core::bf_mode::dpu &&
+           d_.type_ == DOCA_PCI_FUNC_TYPE_PF;
+}
+
+std::array<uint8_t, 16> doca_devinfo::ipv6() const noexcept
+{
+    // fe80::/64 with the modified EUI-64 interface identifier of the MAC (RFC 4291 appendix A).
+    std::array<uint8_t, 16> a{};
+    a[0] = 0xfe;
+    a[1] = 0x80;
+    a[8] = static_cast<uint8_t>(d_.mac_[0] ^ 0x02);
+    a[9] = d_.mac_[1];
+    a[10] = d_.mac_[2];
+    a[11] = 0xff;
+    a[12] = 0xfe;
+    a[13] = d_.mac_[3];
+    a[14] = d_.mac_[4];
+    a[15] = d_.mac_[5];
+    return a;
+}
+
+doca_devinfo_rep::doca_devinfo_rep(const softcomch::core::bluefield *board, softcomch::core::representor_desc desc,
+                                   doca_devinfo *manager, doca_devinfo *represented)
+    : board_(board), d_(std::move(desc)), manager_(manager), represented_(represented)
+{
+}
+
+doca_devinfo_rep::~doca_devinfo_rep() = default;
+
+// ------------------------------------------------------------------------------------------------
+// lists, open, close
+// ------------------------------------------------------------------------------------------------
+
+namespace softcomch::core {
+
+namespace {
+
+// Guards open handles, their counts, and the set of live list arrays.
+std::mutex g_dev_mu;
+std::unordered_set<const void *> g_live_lists;
+std::unordered_set<const doca_dev *> g_open_devs;
+std::unordered_set<const doca_dev_rep *> g_open_reps;
+
+using access = softcomch_device_access;
+
+template <typename T> doca_error_t make_list(const std::vector<T *> &items, T ***list, uint32_t *count)
+{
+    if (items.size() > std::numeric_limits<uint32_t>::max())
+        return DOCA_ERROR_TOO_BIG;
+    T **arr = new T *[items.size() + 1]; // NULL-terminated (not required by DOCA, but handy)
+    for (size_t i = 0; i < items.size(); ++i)
+        arr[i] = items[i];
+    arr[items.size()] = nullptr;
+    try {
+        std::lock_guard<std::mutex> lock(g_dev_mu);
+        g_live_lists.insert(arr);
+    } catch (...) {
+        delete[] arr;
+        throw;
+    }
+    *list = arr;
+    *count = static_cast<uint32_t>(items.size());
+    return DOCA_SUCCESS;
+}
+
+template <typename T> doca_error_t free_list(const char *func, T **list)
+{
+    {
+        std::lock_guard<std::mutex> lock(g_dev_mu);
+        if (g_live_lists.erase(list) == 0) {
+            SC_LOG_ERR("%s: %p is not a list returned by the matching create function (or was already destroyed)",
+                       func, static_cast<void *>(list));
+            return DOCA_ERROR_INVALID_VALUE;
+        }
+    }
+    delete[] list;
+    return DOCA_SUCCESS;
+}
+
+} // namespace
+
+doca_error_t devinfo_create_list(doca_devinfo ***list, uint32_t *count)
+{
+    const machine_view &m = machine();
+    if (m.status != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_devinfo_create_list: %s", m.error.c_str());
+        return m.status;
+    }
+    std::vector<doca_devinfo *> devs = m.visible_devices();
+    if (devs.empty()) {
+        SC_LOG_ERR("doca_devinfo_create_list: no device visible on the %s side (topology: %s)",
+                   m.side_filter ? side_name(*m.side_filter) : "host or dpu", m.topo->origin().c_str());
+        return DOCA_ERROR_NOT_FOUND;
+    }
+    return make_list(devs, list, count);
+}
+
+doca_error_t devinfo_destroy_list(doca_devinfo **list)
+{
+    return free_list("doca_devinfo_destroy_list", list);
+}
+
+doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter, doca_devinfo_rep ***list, uint32_t *count)
+{
+    constexpr int known = DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED;
+    if ((filter & ~known) != 0) {
+        SC_LOG_ERR("doca_devinfo_rep_create_list: invalid filter 0x%x (a mask of DOCA_DEVINFO_REP_FILTER_NET and "
+                   "DOCA_DEVINFO_REP_FILTER_EMULATED, or DOCA_DEVINFO_REP_FILTER_ALL)",
+                   static_cast<unsigned>(filter));
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    const doca_devinfo *info = dev->info();
+    if (info->side() == side::host) {
+        SC_LOG_ERR("doca_devinfo_rep_create_list: %s (%s) is a host-side function of BlueField %s: representors "
+                   "exist only on the DPU side; run this program on the DPU side (SOFTCOMCH_SIDE=dpu) with a DPU "
+                   "device such as 03:00.0",
+                   info->pci_addr().c_str(), info->ibdev_name().c_str(), info->bluefield_id().c_str());
+        return DOCA_ERROR_NOT_SUPPORTED;
+    }
+    if (info->board().mode_ == bf_mode::nic) {
+        SC_LOG_ERR("doca_devinfo_rep_create_list: BlueField %s is in NIC mode: it has no representors (Comch needs "
+                   "DPU mode; see \"mode\" in the topology)",
+                   info->bluefield_id().c_str());
+        return DOCA_ERROR_NOT_SUPPORTED;
+    }
+    if (!info->manages_representors()) {
+        SC_LOG_ERR("doca_devinfo_rep_create_list: %s (%s) is a sub-function; representors are managed by the DPU's "
+                   "PF devices",
+                   info->pci_addr().c_str(), info->ibdev_name().c_str());
+        return DOCA_ERROR_NOT_SUPPORTED;
+    }
+    std::vector<doca_devinfo_rep *> out;
+    // Every emulated representor is a network (PF/VF/SF) representor; none is of an emulated
+    // PCI function, so a filter of EMULATED alone selects nothing.
+    if (filter == DOCA_DEVINFO_REP_FILTER_ALL || (filter & DOCA_DEVINFO_REP_FILTER_NET))
+        out = info->representors();
+    return make_list(out, list, count);
+}
+
+doca_error_t devinfo_rep_destroy_list(doca_devinfo_rep **list)
+{
+    return free_list("doca_devinfo_rep_destroy_list", list);
+}
+
+doca_error_t dev_open(doca_devinfo *info, doca_dev **dev)
+{
+    std::lock_guard<std::mutex> lock(g_dev_mu);
+    doca_dev *&open = access::open_of(info);
+    if (open) {
+        uint32_t &n = access::opens_of(open);
+        if (n == std::numeric_limits<uint32_t>::max()) {
+            SC_LOG_ERR("doca_dev_open: %s is already open %u times", info->pci_addr().c_str(), n);
+            return DOCA_ERROR_TOO_BIG;
+        }
+        ++n;
+        *dev = open;
+        return DOCA_SUCCESS;
+    }
+    doca_dev *d = access::make(info);
+    try {
+        g_open_devs.insert(d);
+    } catch (...) {
+        access::destroy(d);
+        throw;
+    }
+    access::opens_of(d) = 1;
+    open = d;
+    *dev = d;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t dev_close(doca_dev *dev)
+{
+    std::lock_guard<std::mutex> lock(g_dev_mu);
+    if (g_open_devs.count(dev) == 0) {
+        SC_LOG_ERR("doca_dev_close: %p is not an open device (already closed?)", static_cast<void *>(dev));
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    uint32_t &n = access::opens_of(dev);
+    if (n == 1 && dev->holders() > 0) {
+        SC_LOG_ERR("doca_dev_close: %s (%s) is still used by %u object(s) (memory maps, representors, Comch "
+                   "contexts): destroy them first",
+                   dev->info()->pci_addr().c_str(), dev->info()->ibdev_name().c_str(), dev->holders());
+        return DOCA_ERROR_IN_USE;
+    }
+    if (--n == 0) {
+        access::open_of(dev->info()) = nullptr;
+        g_open_devs.erase(dev);
+        access::destroy(dev);
+    }
+    return DOCA_SUCCESS;
+}
+
+doca_error_t dev_rep_open(doca_devinfo_rep *info, doca_dev_rep **rep)
+{
+    std::string why;
+    if (!privilege_allows(info->board().privilege_, credentials::current(), &why)) {
+        SC_LOG_ERR("doca_dev_rep_open: %s (%s): permission denied: %s", info->name().c_str(),
+                   info->pci_addr().c_str(), why.c_str());
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    std::lock_guard<std::mutex> lock(g_dev_mu);
+    doca_dev *parent = access::open_of(info->manager());
+    if (!parent) {
+        SC_LOG_ERR("doca_dev_rep_open: %s: its device %s (%s) is not open (open it, list its representors, then "
+                   "open one)",
+                   info->name().c_str(), info->manager()->pci_addr().c_str(), info->manager()->ibdev_name().c_str());
+        return DOCA_ERROR_BAD_STATE;
+    }
+    doca_dev_rep *&open = access::open_of(info);
+    if (open) {
+        uint32_t &n = access::opens_of(open);
+        if (n == std::numeric_limits<uint32_t>::max()) {
+            SC_LOG_ERR("doca_dev_rep_open: %s is already open %u times", info->name().c_str(), n);
+            return DOCA_ERROR_TOO_BIG;
+        }
+        ++n;
+        *rep = open;
+        return DOCA_SUCCESS;
+    }
+    doca_dev_rep *r = access::make(info, parent);
+    try {
+        g_open_reps.insert(r);
+    } catch (...) {
+        access::destroy(r);
+        throw;
+    }
+    access::opens_of(r) = 1;
+    parent->hold();
+    open = r;
+    *rep = r;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t dev_rep_close(doca_dev_rep *rep)
+{
+    std::lock_guard<std::mutex> lock(g_dev_mu);
+    if (g_open_reps.count(rep) == 0) {
+        SC_LOG_ERR("doca_dev_rep_close: %p is not an open representor (already closed?)", static_cast<void *>(rep));
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    uint32_t &n = access::opens_of(rep);
+    if (n == 1 && rep->holders() > 0) {
+        SC_LOG_ERR("doca_dev_rep_close: %s is still used by %u object(s) (Comch servers): destroy them first",
+                   rep->info()->name().c_str(), rep->holders());
+        return DOCA_ERROR_IN_USE;
+    }
+    if (--n == 0) {
+        access::open_of(rep->info()) = nullptr;
+        rep->parent()->release();
+        g_open_reps.erase(rep);
+        access::destroy(rep);
+    }
+    return DOCA_SUCCESS;
+}
+
+bool is_open_device(const doca_dev *dev) noexcept
+{
+    std::lock_guard<std::mutex> lock(g_dev_mu);
+    return g_open_devs.count(dev) != 0;
+}
+
+bool is_open_representor(const doca_dev_rep *rep) noexcept
+{
+    std::lock_guard<std::mutex> lock(g_dev_mu);
+    return g_open_reps.count(rep) != 0;
+}
+
+} // namespace softcomch::core

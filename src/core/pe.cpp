@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/pe.hpp"
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "common/clock.hpp"
+#include "common/log.hpp"
+#include "core/ctx.hpp"
+#include "core/task.hpp"
+
+namespace {
+
+// The engine's own descriptors carry these markers instead of a watcher pointer.
+softcomch::core::fd_watcher *const k_wake_marker = nullptr;
+
+struct timer_marker_t final : softcomch::core::fd_watcher {
+    void on_ready(uint32_t) override {}
+};
+timer_marker_t timer_marker;
+
+// Completions delivered per progress call before contexts are polled again; bounds the time one
+// call can spend while keeping per-call overhead low.
+constexpr unsigned k_completion_budget = 256;
+
+} // namespace
+
+doca_pe::doca_pe() = default;
+
+doca_pe::~doca_pe() = default;
+
+doca_error_t doca_pe::init()
+{
+    epoll_fd_.reset(::epoll_create1(EPOLL_CLOEXEC));
+    wake_fd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    timer_fd_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+    if (!epoll_fd_ || !wake_fd_ || !timer_fd_) {
+        SC_LOG_ERR("doca_pe_create: cannot create notification descriptors: %s", std::strerror(errno));
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.ptr = k_wake_marker;
+    if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, wake_fd_.get(), &ev) != 0)
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    ev.data.ptr = &timer_marker;
+    if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, timer_fd_.get(), &ev) != 0)
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe::connect(doca_ctx *ctx)
+{
+    if (ctx->pe()) {
+        SC_LOG_ERR("doca_pe_connect_ctx: the %s context is already connected to a progress engine",
+                   ctx->kind_name());
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    if (!ctx->is_idle()) {
+        SC_LOG_ERR("doca_pe_connect_ctx: the %s context is not IDLE", ctx->kind_name());
+        return DOCA_ERROR_BAD_STATE;
+    }
+    ctxs_.push_back(ctx);
+    ctx->attach(this);
+    return DOCA_SUCCESS;
+}
+
+void doca_pe::disconnect(doca_ctx *ctx) noexcept
+{
+    ctxs_.erase(std::remove(ctxs_.begin(), ctxs_.end(), ctx), ctxs_.end());
+    ctx->detach();
+}
+
+doca_error_t doca_pe::watch(int fd, softcomch::core::fd_watcher *w, uint32_t events)
+{
+    epoll_event ev{};
+    ev.events = events;
+    ev.data.ptr = w;
+    if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, fd, &ev) != 0) {
+        SC_LOG_ERR("progress engine: cannot watch descriptor %d: %s", fd, std::strerror(errno));
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
+    return DOCA_SUCCESS;
+}
+
+void doca_pe::unwatch(int fd) noexcept
+{
+    ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_DEL, fd, nullptr);
+}
+
+unsigned doca_pe::deliver_completions(unsigned budget)
+{
+    unsigned n = 0;
+    while (n < budget) {
+        doca_task *t = completions_.pop_front();
+        if (!t)
+            break;
+        // The program owns the task again from here: it may free, resubmit or keep it.
+        t->ctx_->task_retired();
+        t->invoke_(t);
+        ++n;
+    }
+    return n;
+}
+
+void doca_pe::service_fds()
+{
+    epoll_event events[64];
+    int n = ::epoll_wait(epoll_fd_.get(), events, 64, 0);
+    for (int i = 0; i < n; ++i) {
+        auto *w = static_cast<softcomch::core::fd_watcher *>(events[i].data.ptr);
+        if (w == k_wake_marker || w == &timer_marker) {
+            uint64_t v;
+            // Drain so the level-triggered handle stops reporting this wake-up.
+            [[maybe_unused]] ssize_t r =
+                ::read(w == k_wake_marker ? wake_fd_.get() : timer_fd_.get(), &v, sizeof v);
+            continue;
+        }
+        w->on_ready(events[i].events);
+    }
+}
+
+uint8_t doca_pe::progress()
+{
+    if (in_progress_) {
+        SC_LOG_ERR("doca_pe_progress: called from inside a callback of the same progress engine; "
+                   "callbacks must not progress");
+        return 0;
+    }
+    in_progress_ = true;
+    unsigned work = deliver_completions(k_completion_budget);
+
+    // Slow path: at most once per service interval unless something asked for it.
+    uint64_t now = softcomch::now_ns();
+    if (force_service_ || now >= next_service_ns_) {
+        force_service_ = false;
+        next_service_ns_ = now + service_interval_ns;
+        service_fds();
+    }
+
+    // Fast path. Index loop: a callback may connect a new context (never remove one: contexts
+    // leave the engine only when destroyed, which is refused unless IDLE and not in progress).
+    for (size_t i = 0; i < ctxs_.size(); ++i)
+        work += ctxs_[i]->poll();
+
+    work += deliver_completions(k_completion_budget);
+    in_progress_ = false;
+    return work != 0 ? 1 : 0;
+}
+
+doca_error_t doca_pe::request_notification()
+{
+    bool busy = !completions_.empty();
+    uint64_t timeout_ns = 0;
+    for (doca_ctx *ctx : ctxs_) {
+        softcomch::core::arm_result r = ctx->try_arm();
+        busy = busy || r.busy;
+        if (r.timeout_ns && (timeout_ns == 0 || r.timeout_ns < timeout_ns))
+            timeout_ns = r.timeout_ns;
+    }
+    if (busy) {
+        uint64_t one = 1;
+        if (::write(wake_fd_.get(), &one, sizeof one) != sizeof one && errno != EAGAIN) {
+            SC_LOG_ERR("doca_pe_request_notification: eventfd write failed: %s", std::strerror(errno));
+            return DOCA_ERROR_OPERATING_SYSTEM;
+        }
+        return DOCA_SUCCESS;
+    }
+    itimerspec its{};
+    if (timeout_ns) {
+        its.it_value.tv_sec = time_t(timeout_ns / 1000000000u);
+        its.it_value.tv_nsec = long(timeout_ns % 1000000000u);
+    }
+    if (::timerfd_settime(timer_fd_.get(), 0, &its, nullptr) != 0) {
+        SC_LOG_ERR("doca_pe_request_notification: timerfd_settime failed: %s", std::strerror(errno));
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe::clear_notification()
+{
+    for (doca_ctx *ctx : ctxs_)
+        ctx->disarm();
+    // The next progress runs the slow path, which drains the descriptors that fired.
+    force_service_ = true;
+    return DOCA_SUCCESS;
+}
+
+size_t doca_pe::inflight() const noexcept
+{
+    size_t n = 0;
+    for (const doca_ctx *ctx : ctxs_)
+        n += ctx->inflight();
+    return n;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The emulated machine: which BlueFields exist, their host-side and DPU-side PCI functions, their
+// representors, capability values and privilege policy (architecture.md section 2,
+// docs/topology.md for the file format).
+//
+// A `topology` is immutable once built. The process-wide one, machine(), is built on first use
+// from SOFTCOMCH_TOPOLOGY (a JSON file; unset or empty: the built-in default) and SOFTCOMCH_SIDE
+// (host | dpu; unset or empty: both sides visible). It lives until the process exits, so the
+// devinfo pointers handed out by doca_devinfo_create_list() never dangle.
+#pragma once
+
+#include <doca_error.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/json.hpp"
+#include "core/device.hpp"
+
+namespace softcomch::core {
+
+class topology {
+public:
+    // The built-in machine: one BlueField-3 "bf0" (architecture.md section 2).
+    static std::unique_ptr<topology> builtin();
+    // Parses and validates a topology document. `origin` names it in messages (a file path).
+    // On failure returns nullptr and sets *error to "<origin>: <where>: <problem>", where
+    // <where> is "line:column" for syntax errors and a JSON path such as
+    // "$.bluefields[0].host[2].pci" for schema errors.
+    static std::unique_ptr<topology> from_json_text(std::string_view text, const std::string &origin,
+                                                    std::string *error);
+    // Reads `path` (at most 1 MiB) and parses it as above.
+    static std::unique_ptr<topology> from_file(const std::string &path, std::string *error);
+
+    ~topology();
+    topology(const topology &) = delete;
+    topology &operator=(const topology &) = delete;
+
+    // "built-in default" or the file path.
+    const std::string &origin() const noexcept { return origin_; }
+    const std::vector<std::unique_ptr<bluefield>> &bluefields() const noexcept { return boards_; }
+    // Every device, per BlueField in file order: its host functions, then its DPU-side devices.
+    const std::vector<doca_devinfo *> &devices() const noexcept { return device_view_; }
+    // Every representor, in file order.
+    const std::vector<doca_devinfo_rep *> &representors() const noexcept { return rep_view_; }
+    // The device with this function_id(), or nullptr.
+    doca_devinfo *find_function(std::string_view function_id) const noexcept;
+    // The first device of side `s` whose PCI address equals the canonical `pci`, or nullptr.
+    doca_devinfo *find_device(side s, std::string_view pci) const noexcept;
+
+    // The effective topology as a document of the file format, every default filled in
+    // (from_json_text(dump(to_json())) rebuilds an identical machine).
+    json::value to_json() const;
+
+private:
+    topology() = default;
+    friend class topology_builder;
+
+    std::string origin_;
+    std::vector<std::unique_ptr<bluefield>> boards_;
+    std::vector<std::unique_ptr<doca_devinfo>> devices_;
+    std::vector<std::unique_ptr<doca_devinfo_rep>> reps_;
+    std::vector<doca_devinfo *> device_view_;
+    std::vector<doca_devinfo_rep *> rep_view_;
+};
+
+// What this process sees: the topology plus the SOFTCOMCH_SIDE filter.
+struct machine_view {
+    // nullptr when the topology could not be loaded (then status/error say why).
+    const topology *topo = nullptr;
+    // DOCA_SUCCESS, or DOCA_ERROR_INITIALIZATION for an invalid SOFTCOMCH_TOPOLOGY file or
+    // SOFTCOMCH_SIDE value.
+    doca_error_t status = DOCA_SUCCESS;
+    std::string error;
+    // SOFTCOMCH_SIDE; empty: both sides are visible.
+    std::optional<side> side_filter;
+
+    bool visible(side s) const noexcept { return !side_filter || *side_filter == s; }
+    // The devices of the visible sides, in topology order (empty if loading failed).
+    std::vector<doca_devinfo *> visible_devices() const;
+};
+
+// The process-wide view, built on first call (thread-safe). Loading errors are logged once.
+const machine_view &machine();
+
+// Tests only: forget the process-wide view so the next machine() call reads the environment
+// again. Every device and representor must be closed, and no devinfo pointer may be used
+// afterwards.
+void reset_machine_for_testing();
+
+} // namespace softcomch::core

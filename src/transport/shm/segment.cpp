@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Segment creation (server), attach and validation (client). Layout in segment.hpp and
+// docs/shm_layout.md.
+//
+// Edges:
+//   R10 (create: layout_version store-release) -> A10 (validate_header: layout_version
+//        load-acquire). Everything the creator wrote before R10 (header fields, ring configs,
+//        ring words) is visible to the side that observed the version. Across processes the
+//        fd also travels through a Unix socket (a kernel round trip), which orders it too; the
+//        release/acquire pair keeps the rule local and also covers in-process use (tests).
+#include "transport/shm/segment.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace softcomch::transport::shm {
+
+namespace {
+
+// Rounds `v` up to the segment's region alignment (no overflow for the bounded sizes we use).
+constexpr uint64_t align_region(uint64_t v) noexcept
+{
+    return (v + k_segment_align - 1) & ~(k_segment_align - 1);
+}
+
+// The immutable first 128 bytes of the header as plain data, so validation can take one local
+// copy of them (segment_header itself holds atomics and is not trivially copyable).
+struct header_fixed {
+    uint64_t magic;
+    uint32_t layout_version; // not used from the copy: read with acquire first (A10)
+    uint32_t header_size;
+    uint64_t total_size;
+    uint64_t generation;
+    uint32_t creator_pid;
+    uint32_t flags;
+    ring_desc rings[2];
+    uint8_t reserved0[24];
+};
+// Same bytes as the head of segment_header.
+static_assert(sizeof(header_fixed) == offsetof(segment_header, sides));
+static_assert(offsetof(header_fixed, header_size) == offsetof(segment_header, header_size));
+static_assert(offsetof(header_fixed, total_size) == offsetof(segment_header, total_size));
+static_assert(offsetof(header_fixed, generation) == offsetof(segment_header, generation));
+static_assert(offsetof(header_fixed, creator_pid) == offsetof(segment_header, creator_pid));
+static_assert(offsetof(header_fixed, flags) == offsetof(segment_header, flags));
+static_assert(offsetof(header_fixed, rings) == offsetof(segment_header, rings));
+static_assert(offsetof(header_fixed, reserved0) == offsetof(segment_header, reserved0));
+
+// Canonical placement of the two rings for given parameters: c2s right after the header page,
+// s2c right after c2s, each rounded to a page. Returns false if a parameter set is invalid.
+bool canonical_layout(const ring_params &c2s_p, const ring_params &s2c_p, ring_desc out[2],
+                      uint64_t *total) noexcept
+{
+    // Both rings must be valid on their own (limit included).
+    if (!ring_layout::valid(c2s_p) || !ring_layout::valid(s2c_p))
+        return false;
+    const ring_params *ps[2] = {&c2s_p, &s2c_p};
+    uint64_t off = k_segment_header_size;
+    for (uint32_t d = 0; d < 2; ++d) {
+        // memsize is bounded by k_ring_max_memsize, so these sums cannot overflow.
+        const uint64_t sz = align_region(ring_layout::memsize(ps[d]->capacity, ps[d]->slot_size));
+        out[d] = ring_desc{off, sz, ps[d]->capacity, ps[d]->slot_size, ps[d]->limit, 0};
+        off += sz;
+    }
+    *total = off;
+    return off <= k_segment_max_size;
+}
+
+// errno of a failed allocation-like call -> DOCA error.
+doca_error_t errno_to_doca(int e) noexcept
+{
+    // Out of memory, out of tmpfs space, or a size/mapping limit: the caller may retry smaller.
+    if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE)
+        return DOCA_ERROR_NO_MEMORY;
+    return DOCA_ERROR_OPERATING_SYSTEM;
+}
+
+// Creates an anonymous shared-memory file: memfd when available, else a POSIX shm object that
+// is unlinked at once (so it disappears with its last fd, like a memfd). Returns -1 with errno.
+int create_shm_fd(bool *sealable) noexcept
+{
+    // Preferred: memfd, sealable so the creator can forbid shrinking (a peer that could shrink
+    // the file would make the other side fault with SIGBUS).
+    int fd = ::memfd_create("softcomch-seg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd >= 0) {
+        *sealable = true;
+        return fd;
+    }
+    // Only "memfd unavailable" (old kernel, seccomp filter) justifies the fallback; other
+    // errors (EMFILE, ENOMEM) would fail the same way below.
+    if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
+        return -1;
+    *sealable = false;
+    // Unique name per process and attempt; O_EXCL makes a collision an error, not a share.
+    static std::atomic<uint32_t> counter{0};
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        char name[64];
+        std::snprintf(name, sizeof name, "/softcomch-%d-%u", int(::getpid()),
+                      counter.fetch_add(1, std::memory_order_relaxed));
+        fd = ::shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            // Anonymous from now on: only fds keep it alive.
+            ::shm_unlink(name);
+            return fd;
+        }
+        if (errno != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+} // namespace
+
+segment::segment(segment &&other) noexcept
+    : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
+      size_(std::exchange(other.size_, 0)), layout_(other.layout_)
+{
+}
+
+segment &segment::operator=(segment &&other) noexcept
+{
+    // Release our mapping before taking over the other one.
+    if (this != &other) {
+        unmap();
+        fd_ = std::move(other.fd_);
+        base_ = std::exchange(other.base_, nullptr);
+        size_ = std::exchange(other.size_, 0);
+        layout_ = other.layout_;
+    }
+    return *this;
+}
+
+segment::~segment()
+{
+    unmap();
+}
+
+void segment::unmap() noexcept
+{
+    // The mapping is the only resource besides the fd (closed by unique_fd).
+    if (base_ != nullptr)
+        ::munmap(base_, size_);
+    base_ = nullptr;
+    size_ = 0;
+}
+
+unique_fd segment::release_fd() noexcept
+{
+    return std::move(fd_);
+}
+
+uint64_t segment::size_for(const ring_params &c2s_params, const ring_params &s2c_params) noexcept
+{
+    ring_desc d[2];
+    uint64_t total = 0;
+    return canonical_layout(c2s_params, s2c_params, d, &total) ? total : 0;
+}
+
+doca_error_t segment::create(const segment_params &params, segment &out) noexcept
+{
+    // Compute and check the layout before any system call.
+    ring_desc descs[2];
+    uint64_t total = 0;
+    if (!canonical_layout(params.rings[c2s], params.rings[s2c], descs, &total))
+        return DOCA_ERROR_INVALID_VALUE;
+
+    bool sealable = false;
+    unique_fd fd(create_shm_fd(&sealable));
+    if (!fd)
+        return errno_to_doca(errno);
+    // Size the file. A fresh file reads as zeros, which is what the header's reserved fields
+    // and the not-yet-published version word (0) need.
+    if (::ftruncate(fd.get(), off_t(total)) != 0)
+        return errno_to_doca(errno);
+    // Pre-faulting: reserve the blocks now so that a full tmpfs fails here with ENOSPC instead
+    // of raising SIGBUS on first touch in the data path.
+    if (params.prefault) {
+        const int rc = ::posix_fallocate(fd.get(), 0, off_t(total));
+        // posix_fallocate returns the error number; EOPNOTSUPP/EINVAL: filesystem cannot
+        // reserve, carry on (MAP_POPULATE below still pre-faults).
+        if (rc == ENOSPC || rc == ENOMEM || rc == EFBIG)
+            return DOCA_ERROR_NO_MEMORY;
+    }
+    // Seal the size: neither side can shrink (SIGBUS on the peer) or grow the file any more.
+    if (sealable)
+        (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+
+    // Map it shared; populate the page tables now if asked (first touch is slow).
+    const int mflags = MAP_SHARED | (params.prefault ? MAP_POPULATE : 0);
+    void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
+    if (base == MAP_FAILED)
+        return errno_to_doca(errno);
+
+    // Build the header. The file is zero-filled, so only non-zero fields are written; the
+    // atomics' lifetimes start by placement new with their initial values.
+    auto *h = static_cast<segment_header *>(base);
+    h->magic = k_segment_magic;
+    new (&h->layout_version) std::atomic<uint32_t>(0);
+    h->header_size = k_segment_header_size;
+    h->total_size = total;
+    h->generation = params.generation;
+    h->creator_pid = uint32_t(::getpid());
+    h->flags = 0;
+    h->rings[c2s] = descs[c2s];
+    h->rings[s2c] = descs[s2c];
+    for (auto &sb : h->sides) {
+        new (&sb.heartbeat) std::atomic<uint64_t>(0);
+        new (&sb.pid) std::atomic<uint32_t>(0);
+    }
+    // Relaxed: published by R10 below.
+    h->sides[server_side].pid.store(uint32_t(::getpid()), std::memory_order_relaxed);
+
+    // Lay out both rings in their regions.
+    for (uint32_t d = 0; d < 2; ++d) {
+        const doca_error_t err = ring_layout::init(static_cast<uint8_t *>(base) + descs[d].offset,
+                                                   descs[d].size, params.rings[d]);
+        if (err != DOCA_SUCCESS) {
+            // Cannot happen for a canonical layout; keep the failure path clean anyway.
+            ::munmap(base, total);
+            return err;
+        }
+    }
+
+    // R10: pairs with A10 in validate_header(). Written last: a reader that sees version 1
+    // sees the complete header and both initialised rings.
+    h->layout_version.store(k_segment_layout_version, std::memory_order_release);
+
+    // Hand over only now (outputs are written on success only).
+    out = segment();
+    out.fd_ = std::move(fd);
+    out.base_ = base;
+    out.size_ = total;
+    out.layout_ = segment_layout{total, params.generation, uint32_t(::getpid()),
+                                 {descs[c2s], descs[s2c]}};
+    return DOCA_SUCCESS;
+}
+
+doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_layout *out) noexcept
+{
+    // Enough bytes for the header page, 8-byte alignment for the 64-bit words, and a sane size.
+    if (mem == nullptr || (reinterpret_cast<uintptr_t>(mem) & 7u) != 0 ||
+        len < k_segment_header_size || len > k_segment_max_size)
+        return DOCA_ERROR_INVALID_VALUE;
+    const auto *h = static_cast<const segment_header *>(mem);
+    // A10: pairs with R10 in create(). Read first: the other fields are meaningful only after.
+    const uint32_t version = h->layout_version.load(std::memory_order_acquire);
+
+    // One local copy of the immutable part; all checks below run on it (no double fetch).
+    header_fixed f;
+    std::memcpy(&f, mem, sizeof f);
+    if (f.magic != k_segment_magic)
+        return DOCA_ERROR_INVALID_VALUE;
+    // 0: the creator has not published yet (only possible when racing create()).
+    if (version == 0)
+        return DOCA_ERROR_AGAIN;
+    if (version != k_segment_layout_version)
+        return DOCA_ERROR_UNSUPPORTED_VERSION;
+    // Fixed fields of v1.
+    if (f.header_size != k_segment_header_size || f.flags != 0 || f.total_size != len)
+        return DOCA_ERROR_INVALID_VALUE;
+    for (uint8_t b : f.reserved0) {
+        if (b != 0)
+            return DOCA_ERROR_INVALID_VALUE;
+    }
+
+    // The rings must sit exactly where the canonical layout puts them for their parameters:
+    // this single comparison rules out overlap, misalignment, out-of-range offsets and
+    // size/total mismatches at once.
+    const ring_params ps[2] = {{f.rings[c2s].capacity, f.rings[c2s].slot_size, f.rings[c2s].limit},
+                               {f.rings[s2c].capacity, f.rings[s2c].slot_size, f.rings[s2c].limit}};
+    ring_desc canon[2];
+    uint64_t total = 0;
+    if (!canonical_layout(ps[c2s], ps[s2c], canon, &total) || total != f.total_size)
+        return DOCA_ERROR_INVALID_VALUE;
+    for (uint32_t d = 0; d < 2; ++d) {
+        if (std::memcmp(&canon[d], &f.rings[d], sizeof(ring_desc)) != 0)
+            return DOCA_ERROR_INVALID_VALUE;
+    }
+
+    // Each ring's own control block must agree with its descriptor. The offsets were just
+    // proven to lie inside [0, len), so these reads stay in bounds.
+    for (uint32_t d = 0; d < 2; ++d) {
+        ring_params rp;
+        const auto *rmem = static_cast<const uint8_t *>(mem) + canon[d].offset;
+        const doca_error_t err = ring_layout::validate(rmem, canon[d].size, &rp);
+        if (err != DOCA_SUCCESS)
+            return err;
+        if (!(rp == ps[d]))
+            return DOCA_ERROR_INVALID_VALUE;
+    }
+
+    // Everything checked: report the layout (from the local copy).
+    if (out != nullptr)
+        *out = segment_layout{f.total_size, f.generation, f.creator_pid, {canon[c2s], canon[s2c]}};
+    return DOCA_SUCCESS;
+}
+
+doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool prefault) noexcept
+{
+    // The size comes from the peer's ACCEPT message: bound it before asking the kernel.
+    if (fd < 0 || expected_size < k_segment_header_size || expected_size > k_segment_max_size ||
+        expected_size % k_segment_align != 0)
+        return DOCA_ERROR_INVALID_VALUE;
+    // The file must be exactly the announced size: mapping more than the file holds would
+    // raise SIGBUS on access beyond its end.
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+        return errno_to_doca(errno);
+    if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
+        return DOCA_ERROR_INVALID_VALUE;
+
+    // Map shared; populate now if asked (first touch is slow).
+    const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
+    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
+    if (base == MAP_FAILED)
+        return errno_to_doca(errno);
+
+    // Validate everything before a single ring word is used.
+    segment_layout layout;
+    const doca_error_t err = validate_header(base, expected_size, &layout);
+    if (err != DOCA_SUCCESS) {
+        ::munmap(base, expected_size);
+        return err;
+    }
+
+    // Record our pid for diagnostics (relaxed: nothing is published through it).
+    auto *h = static_cast<segment_header *>(base);
+    h->sides[client_side].pid.store(uint32_t(::getpid()), std::memory_order_relaxed);
+
+    // Hand over (no fd kept on this side: the caller owns it).
+    out = segment();
+    out.base_ = base;
+    out.size_ = expected_size;
+    out.layout_ = layout;
+    return DOCA_SUCCESS;
+}
+
+void *segment::ring_mem(ring_dir d) const noexcept
+{
+    // Offsets come from the validated, process-local layout copy.
+    return static_cast<uint8_t *>(base_) + layout_.rings[d].offset;
+}
+
+uint64_t segment::ring_size(ring_dir d) const noexcept
+{
+    return layout_.rings[d].size;
+}
+
+doca_error_t segment::producer(ring_dir d, ring_producer &p) const noexcept
+{
+    // Re-validates the ring's config (cheap; control path).
+    if (base_ == nullptr || d > s2c)
+        return DOCA_ERROR_BAD_STATE;
+    return p.attach(ring_mem(d), ring_size(d));
+}
+
+doca_error_t segment::consumer(ring_dir d, ring_consumer &c) const noexcept
+{
+    // Re-validates the ring's config (cheap; control path).
+    if (base_ == nullptr || d > s2c)
+        return DOCA_ERROR_BAD_STATE;
+    return c.attach(ring_mem(d), ring_size(d));
+}
+
+void segment::beat(side s, uint64_t value) noexcept
+{
+    // Relaxed: a liveness hint, nothing is published through it. Own 128-byte block per side.
+    header()->sides[s].heartbeat.store(value, std::memory_order_relaxed);
+}
+
+uint64_t segment::heartbeat(side s) const noexcept
+{
+    // Relaxed: see beat().
+    return header()->sides[s].heartbeat.load(std::memory_order_relaxed);
+}
+
+uint32_t segment::pid(side s) const noexcept
+{
+    // Relaxed: diagnostic.
+    return header()->sides[s].pid.load(std::memory_order_relaxed);
+}
+
+} // namespace softcomch::transport::shm

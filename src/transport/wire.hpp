@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Versioned control messages of the rendezvous handshake, exchanged over the Unix SEQPACKET
+// socket (unix_socket.hpp). One message = one datagram:
+//
+//   offset  size  field
+//   0       4     magic    "SCWM" (0x4d574353 little-endian)
+//   4       2     version  wire format version (k_wire_version)
+//   6       2     type     msg_type
+//   8       4     length   total bytes including this header; must equal the datagram size
+//   12      4     flags    zero in v1
+//   16      ...   body     fixed layout per type (below), all integers little-endian
+//
+// Every message type has one fixed size in v1; strings are stored as a length plus a fixed,
+// zero-padded byte array. Decoding trusts nothing: the datagram size, magic, version, type,
+// length, flags, every length field, every padding byte and every value range are checked
+// before anything is returned (this is the fuzz surface: tests/fuzz/fuzz_wire.cpp).
+//
+// Messages (and the fds that travel with them as SCM_RIGHTS; see fds_for()):
+//   HELLO  client -> server  (1 fd: the client's eventfd)
+//   ACCEPT server -> client  (2 fds: the segment memfd, then the server's eventfd)
+//   REJECT server -> client  (no fd)
+// Extending the set: add a msg_type value, a struct, encode/decode and a row in the type table
+// in wire.cpp. Receivers answer an unknown type (decode_header() -> DOCA_ERROR_NOT_SUPPORTED)
+// with REJECT. A changed layout of an existing type needs a new k_wire_version. Reserved type
+// numbers for the fast path: 16.. (MMAP_EXPORT carrying a memfd, ...).
+//
+// All functions are reentrant and never allocate except for the std::string fields of decoded
+// messages (bad_alloc -> DOCA_ERROR_NO_MEMORY). Outputs are written on success only.
+#pragma once
+
+#include <doca_error.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace softcomch::transport::wire {
+
+inline constexpr uint32_t k_magic = 0x4d574353u; // "SCWM"
+inline constexpr uint16_t k_wire_version = 1;
+// The SoftComch connection protocol spoken on top (negotiated by HELLO/ACCEPT).
+inline constexpr uint16_t k_protocol_version = 1;
+inline constexpr size_t k_header_size = 16;
+// Every message of this version fits; use as the receive buffer size.
+inline constexpr size_t k_max_message_size = 512;
+
+// Field limits (bytes, without any terminating NUL).
+inline constexpr size_t k_max_id_len = 31;    // BlueField id, host-function PCI string
+inline constexpr size_t k_max_name_len = 255; // server name
+inline constexpr size_t k_max_text_len = 255; // REJECT text
+
+enum class msg_type : uint16_t {
+    hello = 1,
+    accept = 2,
+    reject = 3,
+    // 16..: reserved for the fast path (mmap_export, ...).
+};
+
+// The decoded common header.
+struct header {
+    uint32_t magic = 0;
+    uint16_t version = 0;
+    uint16_t type = 0;
+    uint32_t length = 0;
+    uint32_t flags = 0;
+};
+
+// HELLO (360 bytes): the client introduces itself and asks for `server_name`.
+struct hello_msg {
+    uint16_t proto_min = k_protocol_version; // range of protocol versions the client speaks
+    uint16_t proto_max = k_protocol_version; //   (1 <= min <= max)
+    uint32_t client_pid = 0;                 // > 0
+    uint32_t max_msg_size = 0;               // client's max message size, > 0
+    uint32_t recv_queue_size = 0;            // client's receive queue size, > 0
+    std::string bluefield;                   // 1..31 printable ASCII bytes, e.g. "bf0"
+    std::string host_function;               // 1..31 printable ASCII, e.g. "0000:b1:00.0"
+    std::string server_name;                 // 1..255 bytes, no NUL
+};
+
+// ACCEPT (64 bytes): the server's answer; the segment memfd and the server eventfd travel with it.
+struct accept_msg {
+    uint16_t proto_version = k_protocol_version; // chosen version, >= 1
+    uint32_t max_msg_size = 0;                   // negotiated, > 0
+    uint64_t connection_id = 0;                  // server-chosen, unique per server
+    uint32_t c2s_capacity = 0;                   // ring client->server: power of two
+    uint32_t s2c_capacity = 0;                   // ring server->client: power of two
+    uint32_t c2s_limit = 0;                      // in-flight bound, 1..c2s_capacity
+    uint32_t s2c_limit = 0;                      // in-flight bound, 1..s2c_capacity
+    uint32_t slot_size = 0;                      // multiple of 64, >= 16 + max_msg_size
+    uint64_t segment_size = 0;                   // bytes of the memfd; multiple of 4096, > 0
+};
+
+// REJECT (280 bytes): why the server refused.
+struct reject_msg {
+    doca_error_t reason = DOCA_ERROR_UNKNOWN; // any non-success value (1..65535)
+    std::string text;                         // 0..255 bytes, no NUL
+};
+
+using message = std::variant<hello_msg, accept_msg, reject_msg>;
+
+// Size of a message of `type` in this version, 0 if the type is unknown.
+size_t message_size(msg_type type) noexcept;
+// Number of fds that travel with a message of `type` (SCM_RIGHTS), 0 if unknown.
+size_t fds_for(msg_type type) noexcept;
+// "HELLO", "ACCEPT", "REJECT" or "UNKNOWN".
+const char *type_name(msg_type type) noexcept;
+
+// Encoders: write the message into `buf` (`cap` bytes) and its size into `*len`.
+// DOCA_ERROR_INVALID_VALUE when a field breaks the rules above (nothing is written);
+// DOCA_ERROR_TOO_BIG when `cap` is too small.
+doca_error_t encode(const hello_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
+doca_error_t encode(const accept_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
+doca_error_t encode(const reject_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
+
+// Validates the header of the datagram `buf` (`len` bytes: the whole datagram).
+// DOCA_ERROR_INVALID_VALUE: too short, bad magic, flags, or length != len, or the length does not
+// match the type's size. DOCA_ERROR_UNSUPPORTED_VERSION: another wire version.
+// DOCA_ERROR_NOT_SUPPORTED: well-formed header of an unknown type (*out is filled in that case
+// too, so the receiver can log the type and answer with REJECT).
+doca_error_t decode_header(const uint8_t *buf, size_t len, header *out) noexcept;
+
+// Full decoders: header + body. DOCA_ERROR_INVALID_VALUE also when the datagram is of another
+// type, or any body field breaks the rules; DOCA_ERROR_NO_MEMORY if a string cannot be allocated.
+doca_error_t decode(const uint8_t *buf, size_t len, hello_msg *out) noexcept;
+doca_error_t decode(const uint8_t *buf, size_t len, accept_msg *out) noexcept;
+doca_error_t decode(const uint8_t *buf, size_t len, reject_msg *out) noexcept;
+// Decodes whatever known message `buf` holds.
+doca_error_t decode_any(const uint8_t *buf, size_t len, message *out) noexcept;
+
+} // namespace softcomch::transport::wire

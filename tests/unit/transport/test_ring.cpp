@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// SPSC ring: single-thread semantics, corruption handling, and two-thread stress with data
+// integrity (sequence number + checksum on every message) in polled and armed (eventfd) modes.
+#include "transport/shm/ring.hpp"
+
+#include <gtest/gtest.h>
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+// The SDK logger lives in src/common/log.cpp (another layer, possibly not written yet). Weak
+// stand-ins let this test link either way; the real definitions win when they exist.
+namespace softcomch::log {
+__attribute__((weak)) bool sdk_enabled(uint32_t) noexcept
+{
+    return false;
+}
+__attribute__((weak)) void sdk(uint32_t, const char *, int, const char *, ...) noexcept {}
+} // namespace softcomch::log
+
+using namespace softcomch::transport::shm;
+
+namespace {
+
+// Page-aligned zeroed buffer.
+struct aligned_mem {
+    explicit aligned_mem(uint64_t n) : size((n + 4095) & ~uint64_t(4095))
+    {
+        ptr = static_cast<uint8_t *>(std::aligned_alloc(4096, size));
+        std::memset(ptr, 0, size);
+    }
+    ~aligned_mem() { std::free(ptr); }
+    aligned_mem(const aligned_mem &) = delete;
+    aligned_mem &operator=(const aligned_mem &) = delete;
+    uint8_t *ptr;
+    uint64_t size;
+};
+
+// A ring in private memory with both ends attached.
+struct test_ring {
+    test_ring(uint32_t queue, uint32_t max_payload)
+        : params(ring_layout::params_for(queue, max_payload)),
+          mem(ring_layout::memsize(params.capacity, params.slot_size))
+    {
+        EXPECT_EQ(ring_layout::init(mem.ptr, mem.size, params), DOCA_SUCCESS);
+        EXPECT_EQ(prod.attach(mem.ptr, mem.size), DOCA_SUCCESS);
+        EXPECT_EQ(cons.attach(mem.ptr, mem.size), DOCA_SUCCESS);
+    }
+    ring_ctrl *ctrl() { return reinterpret_cast<ring_ctrl *>(mem.ptr); }
+    slot_header *slot(uint32_t i)
+    {
+        return reinterpret_cast<slot_header *>(mem.ptr + k_ring_ctrl_size +
+                                               uint64_t(i) * params.slot_size);
+    }
+    ring_params params;
+    aligned_mem mem;
+    ring_producer prod;
+    ring_consumer cons;
+};
+
+uint32_t fnv32(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+uint64_t xorshift(uint64_t &s)
+{
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+}
+
+// Message format of the stress tests: [u64 seq][u32 checksum of the rest][u32 pad][payload].
+constexpr uint32_t k_msg_hdr = 16;
+
+void fill_msg(uint8_t *p, uint32_t len, uint64_t seq)
+{
+    uint64_t s = seq * 0x9e3779b97f4a7c15ull + 1;
+    for (uint32_t i = k_msg_hdr; i < len; ++i)
+        p[i] = uint8_t(xorshift(s));
+    std::memcpy(p, &seq, 8);
+    const uint32_t sum = fnv32(p + k_msg_hdr, len - k_msg_hdr);
+    std::memcpy(p + 8, &sum, 4);
+    std::memset(p + 12, 0, 4);
+}
+
+bool check_msg(const slot_view &v, uint64_t expect_seq)
+{
+    if (v.len < k_msg_hdr)
+        return false;
+    const auto *p = static_cast<const uint8_t *>(v.data);
+    uint64_t seq;
+    uint32_t sum;
+    std::memcpy(&seq, p, 8);
+    std::memcpy(&sum, p + 8, 4);
+    return seq == expect_seq && sum == fnv32(p + k_msg_hdr, v.len - k_msg_hdr) &&
+           v.type == uint16_t(seq) && v.flags == uint16_t(seq >> 16);
+}
+
+// Spin-then-yield: tests may share the two CPUs with other tests run in parallel.
+void relax(uint32_t &spins)
+{
+    if (++spins > 256) {
+        std::this_thread::yield();
+        spins = 0;
+    }
+}
+
+} // namespace
+
+TEST(unit_transport_ring_layout, sizing_helpers)
+{
+    EXPECT_EQ(ring_layout::slot_size_for(4080), 4096u);
+    EXPECT_EQ(ring_layout::slot_size_for(0), 64u);
+    EXPECT_EQ(ring_layout::slot_size_for(48), 64u);
+    EXPECT_EQ(ring_layout::slot_size_for(49), 128u);
+    EXPECT_EQ(ring_layout::capacity_for(0), 1u);
+    EXPECT_EQ(ring_layout::capacity_for(1), 1u);
+    EXPECT_EQ(ring_layout::capacity_for(10), 16u);
+    EXPECT_EQ(ring_layout::capacity_for(16), 16u);
+    EXPECT_EQ(ring_layout::capacity_for(8193), 16384u);
+    const ring_params p = ring_layout::params_for(10, 4080);
+    EXPECT_EQ(p, (ring_params{16, 4096, 10}));
+    EXPECT_EQ(ring_layout::memsize(16, 4096), uint64_t(k_ring_ctrl_size) + 16 * 4096);
+}
+
+TEST(unit_transport_ring_layout, rejects_invalid_params)
+{
+    EXPECT_EQ(ring_layout::memsize(0, 64), 0u);
+    EXPECT_EQ(ring_layout::memsize(3, 64), 0u);
+    EXPECT_EQ(ring_layout::memsize(4, 32), 0u);
+    EXPECT_EQ(ring_layout::memsize(4, 100), 0u);
+    EXPECT_EQ(ring_layout::memsize(k_ring_max_capacity * 2, 64), 0u);
+    EXPECT_EQ(ring_layout::memsize(4, k_ring_max_slot_size + 64), 0u);
+    EXPECT_FALSE(ring_layout::valid({4, 64, 0}));
+    EXPECT_FALSE(ring_layout::valid({4, 64, 5}));
+    EXPECT_TRUE(ring_layout::valid({4, 64, 4}));
+
+    aligned_mem mem(8192);
+    EXPECT_EQ(ring_layout::init(mem.ptr, mem.size, {4, 64, 5}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(mem.ptr + 8, mem.size - 8, {4, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(mem.ptr, 512, {4, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(nullptr, 8192, {4, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+}
+
+TEST(unit_transport_ring_layout, validate_detects_corruption)
+{
+    aligned_mem mem(8192);
+    ASSERT_EQ(ring_layout::init(mem.ptr, mem.size, {8, 128, 6}), DOCA_SUCCESS);
+    ring_params p;
+    ASSERT_EQ(ring_layout::validate(mem.ptr, mem.size, &p), DOCA_SUCCESS);
+    EXPECT_EQ(p, (ring_params{8, 128, 6}));
+    // Too short for the slots, or even for the control block.
+    EXPECT_EQ(ring_layout::validate(mem.ptr, 512 + 7 * 128, &p), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::validate(mem.ptr, 100, &p), DOCA_ERROR_INVALID_VALUE);
+    // Every byte of the config block matters: flip each and expect a rejection.
+    for (uint32_t i = 0; i < sizeof(ring_config); ++i) {
+        mem.ptr[i] ^= 0x5a;
+        const doca_error_t err = ring_layout::validate(mem.ptr, mem.size, &p);
+        EXPECT_NE(err, DOCA_SUCCESS) << "byte " << i;
+        if (i >= 4 && i < 8) {
+            EXPECT_EQ(err, DOCA_ERROR_UNSUPPORTED_VERSION);
+        }
+        mem.ptr[i] ^= 0x5a;
+    }
+    ring_producer prod;
+    ring_consumer cons;
+    mem.ptr[0] ^= 1;
+    EXPECT_EQ(prod.attach(mem.ptr, mem.size), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cons.attach(mem.ptr, mem.size), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_FALSE(prod.attached());
+    EXPECT_FALSE(cons.attached());
+}
+
+TEST(unit_transport_ring, empty_ring)
+{
+    test_ring r(4, 64);
+    EXPECT_EQ(r.cons.peek(), nullptr);
+    EXPECT_FALSE(r.cons.ready());
+    EXPECT_EQ(r.cons.pending(), 0u);
+    EXPECT_EQ(r.prod.in_flight(), 0u);
+    EXPECT_FALSE(r.prod.full());
+    EXPECT_EQ(r.prod.capacity(), 4u);
+    EXPECT_EQ(r.prod.limit(), 4u);
+    EXPECT_EQ(r.prod.max_payload(), 128u - 16u);
+}
+
+TEST(unit_transport_ring, send_receive_in_place)
+{
+    test_ring r(4, 4080);
+    void *p = r.prod.try_claim(5);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 16u);
+    EXPECT_EQ(r.prod.try_claim(5), p); // same slot until commit
+    std::memcpy(p, "hello", 5);
+    EXPECT_FALSE(r.prod.commit(7, 5, 9));
+    EXPECT_EQ(r.cons.pending(), 1u);
+    const slot_view *v = r.cons.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->len, 5u);
+    EXPECT_EQ(v->type, 7u);
+    EXPECT_EQ(v->flags, 9u);
+    EXPECT_EQ(v->data, p); // zero copy: the consumer reads the producer's slot
+    EXPECT_EQ(std::memcmp(v->data, "hello", 5), 0);
+    EXPECT_EQ(r.cons.peek(), v); // stable until release
+    r.cons.release();
+    EXPECT_EQ(r.cons.peek(), nullptr);
+    EXPECT_EQ(r.cons.position(), 1u);
+    EXPECT_EQ(r.prod.position(), 1u);
+    // Zero-length messages are legal.
+    bool wake = true;
+    EXPECT_EQ(r.prod.send(3, nullptr, 0, &wake), DOCA_SUCCESS);
+    EXPECT_FALSE(wake);
+    v = r.cons.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->len, 0u);
+    EXPECT_EQ(v->type, 3u);
+    r.cons.release();
+}
+
+TEST(unit_transport_ring, full_and_limit_below_capacity)
+{
+    test_ring r(5, 64); // capacity 8, at most 5 in flight
+    ASSERT_EQ(r.prod.capacity(), 8u);
+    ASSERT_EQ(r.prod.limit(), 5u);
+    bool wake;
+    for (uint32_t i = 0; i < 5; ++i)
+        ASSERT_EQ(r.prod.send(1, &i, sizeof i, &wake), DOCA_SUCCESS) << i;
+    EXPECT_EQ(r.prod.try_claim(1), nullptr);
+    EXPECT_TRUE(r.prod.full());
+    uint32_t x = 99;
+    EXPECT_EQ(r.prod.send(1, &x, sizeof x, &wake), DOCA_ERROR_AGAIN);
+    EXPECT_EQ(r.prod.in_flight(), 5u);
+    EXPECT_EQ(r.cons.pending(), 5u);
+    // Freeing one slot admits exactly one more message.
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    EXPECT_FALSE(r.prod.full());
+    EXPECT_EQ(r.prod.send(1, &x, sizeof x, &wake), DOCA_SUCCESS);
+    EXPECT_EQ(r.prod.try_claim(1), nullptr);
+    // Everything comes out in order.
+    for (uint32_t i = 1; i < 5; ++i) {
+        const slot_view *v = r.cons.peek();
+        ASSERT_NE(v, nullptr);
+        EXPECT_EQ(*static_cast<const uint32_t *>(v->data), i);
+        r.cons.release();
+    }
+    const slot_view *v = r.cons.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(*static_cast<const uint32_t *>(v->data), 99u);
+    r.cons.release();
+    EXPECT_EQ(r.cons.peek(), nullptr);
+}
+
+TEST(unit_transport_ring, oversize_claim_refused)
+{
+    test_ring r(4, 100); // slot 128, max payload 112
+    ASSERT_EQ(r.prod.max_payload(), 112u);
+    EXPECT_EQ(r.prod.try_claim(113), nullptr);
+    EXPECT_EQ(r.prod.try_claim(UINT32_MAX), nullptr);
+    EXPECT_NE(r.prod.try_claim(112), nullptr);
+    std::vector<uint8_t> big(113, 1);
+    bool wake;
+    EXPECT_EQ(r.prod.send(1, big.data(), 113, &wake), DOCA_ERROR_TOO_BIG);
+    EXPECT_EQ(r.prod.send(1, big.data(), 112, &wake), DOCA_SUCCESS);
+    const slot_view *v = r.cons.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->len, 112u);
+}
+
+TEST(unit_transport_ring, wraps_across_many_laps)
+{
+    test_ring r(4, 64);
+    uint64_t sent = 0, recvd = 0, rng = 12345;
+    while (recvd < 100000) {
+        // Random burst in, random burst out: exercises every fill level and slot index.
+        const uint32_t nin = uint32_t(xorshift(rng) % 6);
+        for (uint32_t i = 0; i < nin; ++i) {
+            uint8_t buf[112];
+            const uint32_t len = 16 + uint32_t(xorshift(rng) % 97);
+            fill_msg(buf, len, sent);
+            void *p = r.prod.try_claim(len);
+            if (p == nullptr) {
+                EXPECT_EQ(sent - recvd, 4u);
+                break;
+            }
+            std::memcpy(p, buf, len);
+            // flags carry the high bits of seq (checked by check_msg).
+            r.prod.commit(uint16_t(sent), len, uint16_t(sent >> 16));
+            ++sent;
+        }
+        const uint32_t nout = uint32_t(xorshift(rng) % 6);
+        for (uint32_t i = 0; i < nout; ++i) {
+            const slot_view *v = r.cons.peek();
+            if (v == nullptr) {
+                EXPECT_EQ(sent, recvd);
+                break;
+            }
+            ASSERT_TRUE(check_msg(*v, recvd)) << recvd;
+            r.cons.release();
+            ++recvd;
+        }
+    }
+    EXPECT_FALSE(r.cons.corrupted());
+}
+
+TEST(unit_transport_ring, sequence_word_wraps_at_2_pow_32)
+{
+    // Start both ends just below 2^32 (and, second round, just below 2^64). The slots must hold
+    // what the previous lap left there, as they would after 2^32 real messages.
+    for (uint64_t start : {uint64_t(0xfffffff0u), ~uint64_t(0) - 20}) {
+        const ring_params p{8, 64, 8};
+        aligned_mem mem(ring_layout::memsize(8, 64));
+        ASSERT_EQ(ring_layout::init(mem.ptr, mem.size, p), DOCA_SUCCESS);
+        auto *ctrl = reinterpret_cast<ring_ctrl *>(mem.ptr);
+        ctrl->head.store(start);
+        ctrl->tail.store(start);
+        for (uint64_t pos = start; pos < start + 8; ++pos) {
+            auto *s = reinterpret_cast<slot_header *>(mem.ptr + k_ring_ctrl_size + (pos & 7) * 64);
+            s->seq.store(uint32_t(pos - 8 + 1));
+        }
+        ring_producer prod;
+        ring_consumer cons;
+        ASSERT_EQ(prod.attach(mem.ptr, mem.size), DOCA_SUCCESS);
+        ASSERT_EQ(cons.attach(mem.ptr, mem.size), DOCA_SUCCESS);
+        EXPECT_EQ(cons.peek(), nullptr);
+        bool wake;
+        for (uint64_t i = 0; i < 64; ++i) {
+            const uint64_t v = start + i;
+            ASSERT_EQ(prod.send(1, &v, 8, &wake), DOCA_SUCCESS);
+            const slot_view *sv = cons.peek();
+            ASSERT_NE(sv, nullptr) << i;
+            EXPECT_EQ(*static_cast<const uint64_t *>(sv->data), v);
+            cons.release();
+            EXPECT_EQ(cons.peek(), nullptr) << i;
+        }
+    }
+}
+
+TEST(unit_transport_ring, arm_and_wake)
+{
+    test_ring r(4, 64);
+    bool wake = true;
+    // Not armed: commits never ask for a wake-up.
+    ASSERT_EQ(r.prod.send(1, "a", 1, &wake), DOCA_SUCCESS);
+    EXPECT_FALSE(wake);
+    // Armed with a message pending: busy, and the arm is withdrawn.
+    EXPECT_FALSE(r.cons.arm());
+    EXPECT_FALSE(r.cons.armed());
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    // Armed on an empty ring: the next commit asks for exactly one wake-up.
+    EXPECT_TRUE(r.cons.arm());
+    EXPECT_TRUE(r.cons.armed());
+    ASSERT_EQ(r.prod.send(1, "b", 1, &wake), DOCA_SUCCESS);
+    EXPECT_TRUE(wake);
+    EXPECT_FALSE(r.cons.armed());
+    ASSERT_EQ(r.prod.send(1, "c", 1, &wake), DOCA_SUCCESS);
+    EXPECT_FALSE(wake);
+    // Disarm withdraws.
+    while (r.cons.peek() != nullptr)
+        r.cons.release();
+    EXPECT_TRUE(r.cons.arm());
+    r.cons.disarm();
+    ASSERT_EQ(r.prod.send(1, "d", 1, &wake), DOCA_SUCCESS);
+    EXPECT_FALSE(wake);
+    // publish() + wake_needed() split.
+    r.cons.release();
+    ASSERT_EQ(r.cons.peek(), nullptr);
+    EXPECT_TRUE(r.cons.arm());
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    r.prod.publish(1, 1);
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    r.prod.publish(1, 1);
+    EXPECT_TRUE(r.prod.wake_needed());
+    EXPECT_FALSE(r.prod.wake_needed());
+}
+
+TEST(unit_transport_ring, corrupt_peer_cannot_break_bounds)
+{
+    test_ring r(4, 64);
+    bool wake;
+    ASSERT_EQ(r.prod.send(1, "x", 1, &wake), DOCA_SUCCESS);
+    // A hostile producer rewrites the length beyond the slot: never returned.
+    r.slot(0)->len = 1000;
+    EXPECT_EQ(r.cons.peek(), nullptr);
+    EXPECT_TRUE(r.cons.corrupted());
+    EXPECT_EQ(r.cons.peek(), nullptr); // sticky
+
+    // A hostile consumer publishes a tail beyond the producer's head: ignored, the producer
+    // keeps its (conservative) view and never over-commits.
+    test_ring r2(4, 64);
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(r2.prod.send(1, "y", 1, &wake), DOCA_SUCCESS);
+    r2.ctrl()->tail.store(1000);
+    EXPECT_EQ(r2.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r2.prod.in_flight(), 4u);
+    r2.ctrl()->tail.store(2);
+    EXPECT_NE(r2.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r2.prod.in_flight(), 2u);
+    // pending() clamps a nonsense head.
+    r2.ctrl()->head.store(~uint64_t(0));
+    EXPECT_LE(r2.cons.pending(), r2.cons.capacity());
+}
+
+TEST(unit_transport_ring_stress, two_threads_polled)
+{
+    test_ring r(64, 240); // capacity 64, slot 256
+    constexpr auto budget = std::chrono::milliseconds(600);
+    constexpr uint64_t max_msgs = 20'000'000;
+    std::atomic<uint64_t> total{~uint64_t(0)};
+    std::atomic<bool> stop{false};
+
+    std::thread producer([&] {
+        const auto end = std::chrono::steady_clock::now() + budget;
+        uint64_t seq = 0, rng = 777;
+        uint32_t spins = 0;
+        while (seq < max_msgs) {
+            if ((seq & 1023) == 0 && std::chrono::steady_clock::now() > end)
+                break;
+            const uint32_t len = k_msg_hdr + uint32_t(xorshift(rng) % (240 - k_msg_hdr + 1));
+            void *p;
+            while ((p = r.prod.try_claim(len)) == nullptr && !stop.load())
+                relax(spins);
+            if (p == nullptr)
+                break;
+            fill_msg(static_cast<uint8_t *>(p), len, seq);
+            r.prod.commit(uint16_t(seq), len, uint16_t(seq >> 16));
+            ++seq;
+        }
+        total.store(seq, std::memory_order_release);
+    });
+
+    uint64_t got = 0;
+    uint32_t spins = 0;
+    bool ok = true;
+    for (;;) {
+        const slot_view *v = r.cons.peek();
+        if (v == nullptr) {
+            if (got == total.load(std::memory_order_acquire) && !r.cons.ready())
+                break;
+            relax(spins);
+            continue;
+        }
+        if (!check_msg(*v, got)) {
+            ok = false;
+            stop.store(true);
+            break;
+        }
+        r.cons.release();
+        ++got;
+    }
+    producer.join();
+    EXPECT_TRUE(ok) << "bad message at " << got;
+    if (ok) {
+        EXPECT_EQ(got, total.load());
+    }
+    EXPECT_FALSE(r.cons.corrupted());
+    EXPECT_GT(got, 10000u);
+    std::printf("two_threads_polled: %llu messages\n", static_cast<unsigned long long>(got));
+}
+
+TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
+{
+    // The consumer sleeps on an eventfd whenever the ring is empty; the producer sends bursts
+    // separated by pauses and signals only when commit() says so. A lost wake-up shows as a
+    // poll() timeout with a message ready.
+    test_ring r(16, 64);
+    const int efd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    ASSERT_GE(efd, 0);
+    constexpr auto budget = std::chrono::milliseconds(500);
+    std::atomic<uint64_t> total{~uint64_t(0)};
+    std::atomic<uint64_t> wakes{0};
+    std::atomic<bool> stop{false};
+
+    std::thread producer([&] {
+        const auto end = std::chrono::steady_clock::now() + budget;
+        uint64_t seq = 0, rng = 4242;
+        uint32_t spins = 0;
+        while (std::chrono::steady_clock::now() < end && !stop.load()) {
+            const uint32_t burst = 1 + uint32_t(xorshift(rng) % 20);
+            for (uint32_t b = 0; b < burst; ++b) {
+                uint8_t buf[64];
+                fill_msg(buf, 64, seq);
+                void *p;
+                while ((p = r.prod.try_claim(64)) == nullptr && !stop.load())
+                    relax(spins);
+                if (p == nullptr)
+                    break;
+                std::memcpy(p, buf, 64);
+                if (r.prod.commit(uint16_t(seq), 64, uint16_t(seq >> 16))) {
+                    const uint64_t one = 1;
+                    ASSERT_EQ(::write(efd, &one, 8), 8);
+                    wakes.fetch_add(1, std::memory_order_relaxed);
+                }
+                ++seq;
+            }
+            // Pause of random length: sometimes the consumer is still polling, sometimes asleep.
+            const uint32_t pause = uint32_t(xorshift(rng) % 4000);
+            for (uint32_t i = 0; i < pause; ++i)
+                asm volatile("" ::: "memory");
+            if (xorshift(rng) % 8 == 0)
+                std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+        total.store(seq, std::memory_order_release);
+        // Final wake in case the consumer sleeps: the end marker is `total`, not a message.
+        const uint64_t one = 1;
+        ASSERT_EQ(::write(efd, &one, 8), 8);
+    });
+
+    uint64_t got = 0, sleeps = 0;
+    bool ok = true, lost = false;
+    for (;;) {
+        const slot_view *v = r.cons.peek();
+        if (v != nullptr) {
+            if (!check_msg(*v, got)) {
+                ok = false;
+                stop.store(true);
+                break;
+            }
+            r.cons.release();
+            ++got;
+            continue;
+        }
+        if (got == total.load(std::memory_order_acquire))
+            break;
+        if (!r.cons.arm())
+            continue; // busy: a message arrived meanwhile
+        ++sleeps;
+        pollfd pfd{efd, POLLIN, 0};
+        const int n = ::poll(&pfd, 1, 2000);
+        if (n == 0 && r.cons.ready()) {
+            lost = true;
+            stop.store(true);
+            break;
+        }
+        uint64_t cnt;
+        (void)!::read(efd, &cnt, 8);
+        r.cons.disarm();
+    }
+    producer.join();
+    ::close(efd);
+    EXPECT_FALSE(lost) << "lost wake-up after " << got << " messages";
+    EXPECT_TRUE(ok) << "bad message at " << got;
+    if (ok && !lost) {
+        EXPECT_EQ(got, total.load());
+    }
+    EXPECT_GT(sleeps, 10u);
+    std::printf("two_threads_armed: %llu messages, %llu sleeps, %llu wakes\n",
+                static_cast<unsigned long long>(got), static_cast<unsigned long long>(sleeps),
+                static_cast<unsigned long long>(wakes.load()));
+}

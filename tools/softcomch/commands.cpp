@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <doca_version.h>
+
+#include <array>
+#include <cstdio>
+
+#include "command.hpp"
+
+namespace softcomch::tools {
+
+namespace {
+
+constexpr std::array command_table{
+    command_info{"run", "Run a DPU-side and a host-side program connected by a private fabric",
+                 cmd_run},
+    command_info{"demo", "Show SoftComch at work: the control-path samples and a ping-pong",
+                 cmd_demo},
+    command_info{"version", "Print the SoftComch version and the DOCA API version it implements",
+                 cmd_version},
+    command_info{"help", "Show the help of a command", cmd_help},
+};
+
+} // namespace
+
+std::span<const command_info> commands() noexcept
+{
+    return command_table;
+}
+
+const command_info *find_command(std::string_view name) noexcept
+{
+    for (const auto &c : command_table)
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+void print_main_usage(bool to_stderr)
+{
+    FILE *out = to_stderr ? stderr : stdout;
+    std::fprintf(out,
+                 "Usage: softcomch <command> [options]\n"
+                 "\n"
+                 "SoftComch %s: NVIDIA DOCA Comch (DOCA API %s) emulated by ordinary processes.\n"
+                 "\n"
+                 "Commands:\n",
+                 SOFTCOMCH_VERSION_STRING, DOCA_VERSION_STRING);
+    for (const auto &c : command_table)
+        std::fprintf(out, "  %-10.*s %.*s\n", int(c.name.size()), c.name.data(),
+                     int(c.summary.size()), c.summary.data());
+    std::fprintf(out, "\nRun 'softcomch <command> --help' for the options of a command.\n");
+}
+
+} // namespace softcomch::tools
