@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <vector>
 
 namespace softcomch::bench {
@@ -38,13 +39,18 @@ struct percentiles {
 
 // ---- machine helpers ----
 
+// CPUs this process may use, taken once at the first call: later calls come after pin_to_cpu()
+// has narrowed our own affinity to one CPU, and must still see the machine.
 int online_cpus()
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return 1;
-    return CPU_COUNT(&set);
+    static const int count = [] {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) != 0)
+            return 1;
+        return CPU_COUNT(&set);
+    }();
+    return count;
 }
 
 // Pins the calling process to `cpu`; false if that is impossible (then it runs unpinned).
@@ -173,7 +179,8 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
         }
         _exit(0);
     }
-    pin_to_cpu(0);
+    if (!pin_to_cpu(0))
+        std::printf("# warning: could not pin to CPU 0\n");
     while (sh->child_ready.load(std::memory_order_acquire) == 0)
         spin_pause(single);
     std::vector<uint64_t> samples;

@@ -169,7 +169,8 @@ DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint3
  * @param [in] list1 head of the first list.
  * @param [in] list2 head of the list to append; its reference count must be 1.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL, or when both are the same list;
- * DOCA_ERROR_NOT_PERMITTED if either is not a head or @p list2's count is not 1.
+ * DOCA_ERROR_NOT_PERMITTED if either is not a head or @p list2's count is not 1;
+ * DOCA_ERROR_BAD_STATE if a buf was already released.
  */
 DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca_buf *list2);
 
@@ -181,7 +182,8 @@ DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca
  * @param [in] list2 head of the list to append; its reference count must be 1.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL, when both are the same list, or when
  * @p list1_tail is not the last element of @p list1_head's list; DOCA_ERROR_NOT_PERMITTED if
- * @p list1_head or @p list2 is not a head or @p list2's count is not 1.
+ * @p list1_head or @p list2 is not a head or @p list2's count is not 1; DOCA_ERROR_BAD_STATE if a
+ * buf was already released.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_head,
 							struct doca_buf *list1_tail,
@@ -193,7 +195,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_h
  * @param [in] list1 head of the list.
  * @param [in] list2 an element of that list other than its head.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or when @p list2 is not an element of
- * @p list1's list after the head; DOCA_ERROR_NOT_PERMITTED if @p list1 is not a head.
+ * @p list1's list after the head; DOCA_ERROR_NOT_PERMITTED if @p list1 is not a head;
+ * DOCA_ERROR_BAD_STATE if a buf was already released.
  */
 DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct doca_buf *list2);
 

@@ -57,9 +57,9 @@ enum doca_devinfo_rep_filter {
  * doca_devinfo_destroy_list().
  * @param [out] nb_devs number of entries.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_NO_MEMORY;
- * DOCA_ERROR_NOT_FOUND if no device is visible (e.g. SOFTCOMCH_SIDE=dpu and every BlueField is
- * in NIC mode); DOCA_ERROR_INITIALIZATION if the emulated machine could not be set up (an invalid
- * SOFTCOMCH_TOPOLOGY file or SOFTCOMCH_SIDE value; the log says why).
+ * DOCA_ERROR_NOT_FOUND if no device is visible; DOCA_ERROR_INITIALIZATION if the emulated machine
+ * could not be set up (an invalid SOFTCOMCH_TOPOLOGY file or SOFTCOMCH_SIDE value; the log says
+ * why).
  */
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs);
 
@@ -72,16 +72,16 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list);
 
 /**
- * @brief Lists the representors managed by an open device. Only DPU-side devices have
- * representors; the list is empty when the BlueField is in NIC mode.
+ * @brief Lists the representors managed by an open device. Only the DPU-side PFs of a
+ * BlueField in DPU mode manage representors.
  * @param [in] dev an open device.
  * @param [in] filter a bit mask of enum doca_devinfo_rep_filter (0 for all).
  * @param [out] dev_list_rep a new array of *nb_devs_rep pointers; release it with
  * doca_devinfo_rep_destroy_list().
  * @param [out] nb_devs_rep number of entries (may be 0).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or undefined filter bits;
- * DOCA_ERROR_NOT_SUPPORTED for a host-side device (representors exist only on the DPU side);
- * DOCA_ERROR_NO_MEMORY.
+ * DOCA_ERROR_NOT_SUPPORTED for a host-side device (representors exist only on the DPU side), a
+ * DPU-side sub-function, or a BlueField in NIC mode; DOCA_ERROR_NO_MEMORY.
  */
 DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev,
 						      int filter,

@@ -71,8 +71,9 @@ struct doca_ctx;
 struct doca_pe;
 struct sample_event_loop;
 
-// Progresses `pe` until *done: busy polling, or (use_epoll) sleeping on its notification
-// handle; in that case the wake-up counters are left in *loop_stats.
+// Progresses `pe` until *done: busy polling (napping only after 200 us without work), or
+// (use_epoll) sleeping on its notification handle; then the wake-up counters are left in
+// *loop_stats.
 doca_error_t ping_drive(struct doca_pe *pe, bool use_epoll, const bool *done, struct sample_event_loop *loop_stats);
 
 // Stops `ctx` if it is not IDLE and progresses until it is (*done is set by the state callback).

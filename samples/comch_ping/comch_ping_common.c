@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <sched.h>
 #include <stddef.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +12,7 @@
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
+#define PING_SPIN_NS 200000ull // keep spinning this long after the last piece of work
 
 _Static_assert(sizeof(struct ping_header) == 24, "the ping header layout is part of the wire format");
 
@@ -81,6 +83,26 @@ uint64_t ping_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+// Busy polling for a latency tool: spin (yielding the CPU to anything else runnable) while
+// messages flow, and only after PING_SPIN_NS without work fall back to the samples' short naps,
+// so that an idle side (a server waiting for its client) does not burn a CPU.
+static void spin_until(struct doca_pe *pe, const bool *done)
+{
+	struct timespec nap = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
+	uint64_t last_work = ping_now_ns();
+
+	while (!*done) {
+		if (doca_pe_progress(pe) != 0) {
+			last_work = ping_now_ns();
+			continue;
+		}
+		if (ping_now_ns() - last_work < PING_SPIN_NS)
+			sched_yield();
+		else
+			nanosleep(&nap, NULL);
+	}
+}
+
 doca_error_t ping_drive(struct doca_pe *pe, bool use_epoll, const bool *done, struct sample_event_loop *loop_stats)
 {
 	doca_error_t result;
@@ -88,7 +110,7 @@ doca_error_t ping_drive(struct doca_pe *pe, bool use_epoll, const bool *done, st
 	memset(loop_stats, 0, sizeof(*loop_stats));
 	loop_stats->epoll_fd = -1;
 	if (!use_epoll) {
-		sample_poll_until(pe, done);
+		spin_until(pe, done);
 		return DOCA_SUCCESS;
 	}
 	result = sample_event_loop_init(loop_stats, pe);

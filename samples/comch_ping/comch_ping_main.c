@@ -3,7 +3,8 @@
 //   comch_ping --role server [-p PCI] [-r REP_PCI] [--epoll] [--name NAME]
 //   comch_ping --role client [-p PCI] [-n COUNT] [-s SIZE] [--epoll] [--name NAME]
 // Defaults: server -p 03:00.0 -r b1:00.0, client -p b1:00.0, 1000 messages of 64 bytes,
-// server name "comch_ping", busy polling (--epoll sleeps on the PE notification handle).
+// server name "comch_ping", busy polling (--epoll sleeps on the PE notification handle
+// instead).
 // COUNT and SIZE are the client's choice; the server learns them from the messages.
 #include <stdlib.h>
 #include <string.h>

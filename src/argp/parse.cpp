@@ -126,6 +126,7 @@ private:
     doca_error_t call(const occurrence &o);
     [[noreturn]] void print_version_and_exit();
     const doca_argp_param *find_long(const std::string &name) const;
+    const doca_argp_param *find_json_key(const std::string &name) const;
     const doca_argp_param *find_short(const std::string &name) const;
 
     state &s_;
@@ -147,6 +148,16 @@ const doca_argp_param *parser::find_long(const std::string &name) const
     for (const doca_argp_param *p : scope_params(chain_))
         if (p->long_name_ == name)
             return p;
+    return nullptr;
+}
+
+// A file has no positions: its keys may name a flag of the program or of any selected command.
+const doca_argp_param *parser::find_json_key(const std::string &name) const
+{
+    for (size_t k = chain_.size(); k-- > 0;)
+        for (const doca_argp_param *p : chain_[k]->params_)
+            if (p->long_name_ == name)
+                return p;
     return nullptr;
 }
 
@@ -449,7 +460,7 @@ doca_error_t parser::json_general(const json::value &section)
 doca_error_t parser::json_program(const json::value &section)
 {
     for (const auto &[key, v] : section.items()) {
-        const doca_argp_param *p = find_long(key);
+        const doca_argp_param *p = find_json_key(key);
         if (p == nullptr) {
             SC_ARGP_MSG(log::error, "Unknown key \"%s\" in \"doca_program_flags\"", key.c_str());
             return usage_error(DOCA_ERROR_NOT_SUPPORTED);

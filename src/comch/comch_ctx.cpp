@@ -263,6 +263,7 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
         if (m->type == uint16_t(softcomch::transport::msg_type::data)) {
             conn->live_.recv_messages++;
             conn->live_.recv_bytes += m->len;
+            work += pe()->flush_completions();
             if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
                 recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)), m->len, conn);
         } else {

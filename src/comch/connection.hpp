@@ -12,6 +12,7 @@
 #include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
 #include "core/pe.hpp"
+#include "core/task.hpp"
 #include "transport/link.hpp"
 
 namespace softcomch::comch {

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "common/clock.hpp"
+#include "common/error_names.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
 #include "transport/fabric.hpp"
@@ -91,7 +92,7 @@ doca_error_t doca_comch_server::do_start()
     }
     if (rc != DOCA_SUCCESS) {
         SC_LOG_ERR("comch server '%s': cannot listen at %s: %s", name_.c_str(), info.socket_path.c_str(),
-                   doca_error_get_name(rc));
+                   softcomch::error_name(rc));
         return DOCA_ERROR_INITIALIZATION;
     }
     rc = pe()->watch(listener_->fd(), &listen_watcher_);
@@ -134,7 +135,7 @@ unsigned doca_comch_server::accept_new()
         if (rc == DOCA_ERROR_AGAIN)
             break;
         if (rc != DOCA_SUCCESS) {
-            SC_LOG_WARN("comch server '%s': accept failed: %s", name_.c_str(), doca_error_get_name(rc));
+            SC_LOG_WARN("comch server '%s': accept failed: %s", name_.c_str(), softcomch::error_name(rc));
             break;
         }
         auto h = std::make_unique<handshake>();
@@ -173,7 +174,7 @@ unsigned doca_comch_server::service_handshakes()
         std::unique_ptr<doca_comch_connection> conn;
         if (rc != DOCA_SUCCESS) {
             SC_LOG_WARN("comch server '%s': dropped a client with an invalid handshake (%s)", name_.c_str(),
-                        doca_error_get_name(rc));
+                        softcomch::error_name(rc));
         } else if (hello.name != name_ || hello.host_function != rep_->info()->pci_addr() ||
                    hello.bluefield != dev_->info()->bluefield_id()) {
             // Cannot happen through the endpoint naming, but a hand-made client could try.
@@ -183,6 +184,9 @@ unsigned doca_comch_server::service_handshakes()
                         name_.c_str(), open_connections());
             h.pending->reject(DOCA_ERROR_FULL, "the server has reached its maximum number of clients");
         } else {
+            // The accepted socket becomes the connection's liveness channel: hand its epoll
+            // registration over from the handshake watcher to the connection's.
+            pe()->unwatch(h.pending->fd());
             transport::link_params mine{max_msg_size_, recv_queue_size_};
             std::unique_ptr<transport::link> l;
             rc = h.pending->accept(mine, hello, next_connection_id_++, l);
@@ -192,10 +196,11 @@ unsigned doca_comch_server::service_handshakes()
                     conn.reset();
             } else {
                 SC_LOG_ERR("comch server '%s': could not set up the connection of client pid %d: %s",
-                           name_.c_str(), hello.pid, doca_error_get_name(rc));
+                           name_.c_str(), hello.pid, softcomch::error_name(rc));
             }
         }
-        pe()->unwatch(h.pending->fd());
+        if (h.pending)
+            pe()->unwatch(h.pending->fd()); // harmless if already removed
         handshakes_.erase(handshakes_.begin() + long(i));
         ++work;
         if (conn) {
@@ -203,6 +208,7 @@ unsigned doca_comch_server::service_handshakes()
             SC_LOG_INFO("comch server '%s': client pid %d connected (max message %u bytes)", name_.c_str(),
                         hello.pid, c->link_->max_msg_size());
             connections_.push_back(std::move(conn));
+            work += pe()->flush_completions();
             if (connect_cb_)
                 connect_cb_(&conn_event_, c, 1);
         }
@@ -235,6 +241,7 @@ unsigned doca_comch_server::poll()
                             name_.c_str(), c->link_->peer_pid());
             abort_connection(c, softcomch::comch::k_status_connection_lost);
             ++work;
+            work += pe()->flush_completions();
             if (disconnect_cb_)
                 disconnect_cb_(&conn_event_, c, 1);
             continue;

@@ -52,30 +52,38 @@ constexpr entry table[] = {
 static_assert(sizeof(table) / sizeof(table[0]) == error_count);
 static_assert(DOCA_ERROR_SKIPPED == error_count - 1);
 
-// A C caller may pass any int. Such values lie outside the C++ enum's range, so read the bits
-// instead of converting the enum (which UBSan's enum check would flag).
-const entry *lookup(doca_error_t err) noexcept
+const entry *lookup(int32_t v) noexcept
 {
-    static_assert(sizeof(doca_error_t) == sizeof(int32_t));
-    int32_t v = 0;
-    std::memcpy(&v, &err, sizeof(v));
     if (v < 0 || v >= error_count)
         return nullptr;
     return &table[v];
 }
 
+// Out-of-range values are outside the C++ enum's range: read the bits instead of converting.
+int32_t raw(doca_error_t err) noexcept
+{
+    static_assert(sizeof(doca_error_t) == sizeof(int32_t));
+    int32_t v = 0;
+    std::memcpy(&v, &err, sizeof(v));
+    return v;
+}
+
 } // namespace
 
-const char *error_name(doca_error_t err) noexcept
+const char *error_name(int32_t code) noexcept
 {
-    const entry *e = lookup(err);
+    const entry *e = lookup(code);
     return e ? e->name : unrecognized;
 }
 
-const char *error_descr(doca_error_t err) noexcept
+const char *error_descr(int32_t code) noexcept
 {
-    const entry *e = lookup(err);
+    const entry *e = lookup(code);
     return e ? e->descr : unrecognized;
 }
+
+const char *error_name(doca_error_t err) noexcept { return error_name(raw(err)); }
+
+const char *error_descr(doca_error_t err) noexcept { return error_descr(raw(err)); }
 
 } // namespace softcomch

@@ -16,8 +16,24 @@
 
 namespace softcomch {
 
+// Name of the exported function being executed on this thread (set by guard). Argument checks
+// inside a guarded lambda use it in their log lines: a lambda's own __func__ is "operator()".
+inline thread_local const char *current_api_function = "doca";
+inline const char *api_function() noexcept { return current_api_function; }
+
+struct api_scope {
+    explicit api_scope(const char *func) noexcept : prev_(current_api_function) { current_api_function = func; }
+    ~api_scope() { current_api_function = prev_; }
+    api_scope(const api_scope &) = delete;
+    api_scope &operator=(const api_scope &) = delete;
+
+private:
+    const char *prev_;
+};
+
 template <typename Fn> doca_error_t guard(const char *func, Fn &&fn) noexcept
 {
+    api_scope scope(func);
     try {
         return fn();
     } catch (const std::bad_alloc &) {
@@ -35,6 +51,7 @@ template <typename Fn> doca_error_t guard(const char *func, Fn &&fn) noexcept
 // For functions that return something other than doca_error_t (pointers, void, uint8_t).
 template <typename R, typename Fn> R guard_value(const char *func, R fallback, Fn &&fn) noexcept
 {
+    api_scope scope(func);
     try {
         return fn();
     } catch (const std::exception &e) {
@@ -57,5 +74,5 @@ template <typename R, typename Fn> R guard_value(const char *func, R fallback, F
 #define SC_CHECK_NOT_NULL(ptr)                                                                 \
     do {                                                                                       \
         if ((ptr) == nullptr)                                                                  \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #ptr " is NULL", __func__);            \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #ptr " is NULL", ::softcomch::api_function()); \
     } while (0)

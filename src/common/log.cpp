@@ -43,6 +43,7 @@ struct doca_log_backend {
     size_t capacity_ = 0;
     log_flush_callback flush_ = nullptr;
     std::string ident_; // syslog identity; openlog() keeps the pointer, the backend lives on
+    std::mutex buf_mu_; // buffer backends: serialises the copy + flush callback
 
     // The configurable window: upper_ <= L <= lower_ (guarded by the registry mutex).
     uint32_t lower_ = softcomch::log::info;
@@ -113,8 +114,8 @@ struct registry {
 std::atomic<uint32_t> sdk_threshold{warning};
 std::atomic<uint32_t> app_threshold{0};
 
-// Set while this thread writes a line: a flush callback that logs again would deadlock on the
-// registry mutex, so such nested lines are dropped.
+// Set while this thread writes a line: a line logged from inside a flush callback would
+// overwrite the buffer being flushed (and could recurse forever), so such nested lines are dropped.
 thread_local bool t_in_emit = false;
 
 registry &reg()
@@ -216,6 +217,7 @@ void write_line(doca_log_backend &b, uint32_t lvl, const char *text, size_t len)
         write_all(b.fd_, text, len);
         break;
     case sink::buf: {
+        std::lock_guard lock(b.buf_mu_); // one line at a time in the caller's buffer
         const size_t n = std::min(len, b.capacity_ - 1);
         std::memcpy(b.buf_, text, n);
         if (n < len && n > 0)
@@ -230,20 +232,40 @@ void write_line(doca_log_backend &b, uint32_t lvl, const char *text, size_t len)
     }
 }
 
+// Picks the backends under the registry mutex and writes after releasing it, so a flush
+// callback may call the logging API (a line it logs itself is dropped: see t_in_emit).
+// Backends are never freed while the process runs, so the pointers stay valid.
 void emit(family fam, uint32_t lvl, const char *text, size_t len) noexcept
 {
     if (t_in_emit)
         return;
     t_in_emit = true;
     registry &r = reg();
+    doca_log_backend *targets[16];
+    size_t count = 0;
+    std::vector<doca_log_backend *> more; // only with more than 16 matching backends
+    auto pick = [&](doca_log_backend *b) {
+        if (count < std::size(targets)) {
+            targets[count++] = b;
+            return;
+        }
+        try {
+            more.push_back(b);
+        } catch (...) { // out of memory: this backend misses the line
+        }
+    };
     {
         std::lock_guard lock(r.mu);
         for (const auto &b : r.backends)
             if (b->family_ == fam && window_of(r, *b).takes(lvl))
-                write_line(*b, lvl, text, len);
+                pick(b.get());
         if (fam == family::sdk && r.sdk_backends == 0 && window_of(r, *r.fallback).takes(lvl))
-            write_line(*r.fallback, lvl, text, len);
+            pick(r.fallback.get());
     }
+    for (size_t i = 0; i < count; ++i)
+        write_line(*targets[i], lvl, text, len);
+    for (doca_log_backend *b : more)
+        write_line(*b, lvl, text, len);
     t_in_emit = false;
 }
 

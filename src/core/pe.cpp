@@ -102,6 +102,7 @@ unsigned doca_pe::deliver_completions(unsigned budget)
             break;
         // The program owns the task again from here: it may free, resubmit or keep it.
         t->ctx_->task_retired();
+        t->state_ = softcomch::core::task_state::allocated;
         t->invoke_(t);
         ++n;
     }

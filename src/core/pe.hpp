@@ -64,6 +64,14 @@ struct doca_pe {
     // For contexts: queue a task for its callback.
     void enqueue_completion(doca_task *task) noexcept { completions_.push_back(task); }
     bool completions_pending() const noexcept { return !completions_.empty(); }
+    // Delivers queued completions now. Contexts call it before each event they deliver, so
+    // completions and events reach the program in the order they happened (a send's completion
+    // before any reply to it) and a program that sends from its receive callback gets its tasks
+    // back at the same pace, as on hardware where one progress call reports one item.
+    unsigned flush_completions() noexcept
+    {
+        return completions_.empty() ? 0 : deliver_completions(~0u);
+    }
     // For contexts: add/remove a descriptor to/from the epoll set (level-triggered EPOLLIN).
     doca_error_t watch(int fd, softcomch::core::fd_watcher *w, uint32_t events = 0x001 /*EPOLLIN*/);
     void unwatch(int fd) noexcept;

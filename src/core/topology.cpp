@@ -10,8 +10,6 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <set>
-#include <sstream>
 
 namespace softcomch::core {
 
@@ -200,7 +198,7 @@ std::string checked_pci(const json::value &v, const std::string &path)
 {
     const std::string &s = as_string(v, path);
     std::string canon;
-    if (!canonical_pci_addr(s.c_str(), canon))
+    if (s.find('\0') != std::string::npos || !canonical_pci_addr(s.c_str(), canon))
         fail(path, "malformed PCI address \"" + s + "\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)");
     return canon;
 }
@@ -655,8 +653,12 @@ private:
             if (!p.vuid_given)
                 p.d.vuid_ = board.serial_ + (s == side::host ? "H" : "D") + function_label(p.d);
             if (!p.mac_given)
-                p.d.mac_ = {0x02, 0x5c, static_cast<uint8_t>(board.index_), static_cast<uint8_t>(s == side::host ? 0 : 1),
-                            static_cast<uint8_t>(ordinal >> 8), static_cast<uint8_t>(ordinal)};
+                p.d.mac_ = {0x02,
+                            0x5c,
+                            static_cast<uint8_t>(board.index_),
+                            static_cast<uint8_t>(s == side::host ? 0 : 1),
+                            static_cast<uint8_t>(ordinal >> 8),
+                            static_cast<uint8_t>(ordinal)};
             ++ordinal;
 
             // Machine-wide (host side) or per-BlueField (DPU side: each Arm is its own computer).

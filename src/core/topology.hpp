@@ -84,7 +84,8 @@ struct machine_view {
     std::vector<doca_devinfo *> visible_devices() const;
 };
 
-// The process-wide view, built on first call (thread-safe). Loading errors are logged once.
+// The process-wide view, built on first call (thread-safe). It does not log: callers that fail
+// because of a loading error (doca_devinfo_create_list) log `error` themselves.
 const machine_view &machine();
 
 // Tests only: forget the process-wide view so the next machine() call reads the environment

@@ -170,10 +170,21 @@ bool valid_accept(const accept_msg &m) noexcept
            m.segment_size % 4096 == 0;
 }
 
+// Reason codes: the DOCA error values this version knows (DOCA_ERROR_UNKNOWN..DOCA_ERROR_SKIPPED).
+// Anything else cannot even be held in a doca_error_t without undefined behaviour (the enum's
+// value range ends at 31), so it is checked as an integer before the conversion.
+constexpr uint32_t k_min_reason = DOCA_ERROR_UNKNOWN;
+constexpr uint32_t k_max_reason = DOCA_ERROR_SKIPPED;
+
+bool valid_reason(uint32_t r) noexcept
+{
+    return r >= k_min_reason && r <= k_max_reason;
+}
+
 bool valid_reject(const reject_msg &m) noexcept
 {
-    const auto r = static_cast<uint32_t>(m.reason);
-    return r >= 1 && r <= 0xffff && valid_text(m.text.data(), m.text.size(), 0, k_max_text_len);
+    return valid_reason(static_cast<uint32_t>(m.reason)) &&
+           valid_text(m.text.data(), m.text.size(), 0, k_max_text_len);
 }
 
 // Writes the common header and zeroes the body.
@@ -381,7 +392,7 @@ doca_error_t decode(const uint8_t *buf, size_t len, reject_msg *out) noexcept
         !all_zero(buf + k_rej_text + text_len, k_text_field - text_len))
         return DOCA_ERROR_INVALID_VALUE;
     const uint32_t reason = get32(buf + k_rej_reason);
-    if (reason == 0 || reason > 0xffff)
+    if (!valid_reason(reason))
         return DOCA_ERROR_INVALID_VALUE;
     try {
         reject_msg m;

@@ -94,7 +94,8 @@ struct accept_msg {
 
 // REJECT (280 bytes): why the server refused.
 struct reject_msg {
-    doca_error_t reason = DOCA_ERROR_UNKNOWN; // any non-success value (1..65535)
+    doca_error_t reason = DOCA_ERROR_UNKNOWN; // a DOCA error code, DOCA_ERROR_UNKNOWN (1) ..
+                                              // DOCA_ERROR_SKIPPED (30); never DOCA_SUCCESS
     std::string text;                         // 0..255 bytes, no NUL
 };
 

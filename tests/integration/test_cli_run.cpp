@@ -496,7 +496,8 @@ TEST_F(CliRunWithLibrary, PingEchoesEveryMessage)
                 " count=500 size=200 replies=500 errors=0 .*p50_us=[0-9.]+ p99_us=[0-9.]+")))
             << r.out;
         EXPECT_TRUE(std::regex_search(
-            r.out, std::regex(R"(\[dpu\] RESULT role=server .*echoed=500 errors=0)")))
+            r.out,
+            std::regex(R"(\[dpu\] RESULT role=server .* received=500 echoed=[0-9]+ errors=0)")))
             << r.out;
     }
 }

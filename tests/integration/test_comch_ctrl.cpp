@@ -28,8 +28,14 @@ int echo_server(const std::string &name, int count, bool epoll, server_options o
     server s(name, o);
     CHILD_CHECK(s.ok());
     s.set_epoll_mode(epoll);
-    s.on_recv = [](side &self, doca_comch_connection *c, const uint8_t *b, uint32_t n) {
-        CHILD_CHECK(self.send(c, b, n) == DOCA_SUCCESS);
+    size_t echoed = 0;
+    s.on_recv = [&echoed](side &self, doca_comch_connection *c, const uint8_t *b, uint32_t n) {
+        doca_error_t rc = self.send(c, b, n);
+        if (rc != DOCA_SUCCESS)
+            std::fprintf(stderr, "echo failed after %zu echoes (%zu completed): %s\n", echoed,
+                         self.send_ok, doca_error_get_name(rc));
+        CHILD_CHECK(rc == DOCA_SUCCESS);
+        ++echoed;
         return 0;
     };
     CHILD_CHECK(s.start() == DOCA_SUCCESS);
@@ -124,7 +130,7 @@ TEST_P(ComchCtrl, SixteenClients)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ComchCtrl, ::testing::Values(false, true),
-                         [](const auto &info) { return info.param ? "epoll" : "polling"; });
+                         [](const auto &param_info) { return param_info.param ? "epoll" : "polling"; });
 
 class ComchLifecycle : public ::testing::Test {
 protected:

@@ -200,6 +200,7 @@ protected:
         doca_task_free(doca_comch_task_send_as_task(task));
     }
 
+public:
     void deliver(doca_comch_connection *conn, const uint8_t *buf, uint32_t len)
     {
         if (on_recv)
@@ -207,6 +208,8 @@ protected:
         else
             received.push_back({conn, std::string(reinterpret_cast<const char *>(buf), len)});
     }
+
+protected:
 
     doca_pe *pe_ = nullptr;
     doca_ctx *ctx_ = nullptr;
@@ -404,7 +407,10 @@ inline int wait_child(pid_t pid, std::chrono::milliseconds timeout = 20000ms)
 // A unique fabric per test so tests never see each other's servers.
 inline void use_private_fabric(const std::string &tag)
 {
-    std::string name = "t-" + tag + "-" + std::to_string(getpid());
+    std::string clean;
+    for (char ch : tag)
+        clean += (isalnum((unsigned char)ch) || ch == '.' || ch == '_' || ch == '-') ? ch : '-';
+    std::string name = "t-" + clean.substr(0, 40) + "-" + std::to_string(getpid());
     setenv("SOFTCOMCH_FABRIC", name.c_str(), 1);
 }
 

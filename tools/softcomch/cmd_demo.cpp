@@ -176,7 +176,7 @@ step_outcome step_ping(const demo_context &ctx, long long count, int size, bool 
     auto client = result_line(out.output, side::host);
     auto server = result_line(out.output, side::dpu);
     const std::string n = std::to_string(count);
-    if (client["replies"] != n || client["errors"] != "0" || server["echoed"] != n ||
+    if (client["replies"] != n || client["errors"] != "0" || server["received"] != n ||
         server["errors"] != "0") {
         out.problems.push_back("both sides exited 0, but their RESULT lines do not show " + n +
                                " clean round trips");

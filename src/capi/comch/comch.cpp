@@ -37,7 +37,7 @@ bool valid(const doca_dev_rep *r) noexcept { return r && r->tag_.is(object_kind:
 #define SC_CHECK(obj, what)                                                                    \
     do {                                                                                       \
         if (!valid(obj))                                                                       \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, __func__,                     \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, ::softcomch::api_function(),                     \
                       (obj) ? "invalid (destroyed or foreign)" : "NULL");                      \
     } while (0)
 
@@ -145,7 +145,7 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
             *counter_value = s.recv_bytes;
             return DOCA_SUCCESS;
         }
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", __func__, int(counter_type));
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", ::softcomch::api_function(), int(counter_type));
     });
 }
 
@@ -153,27 +153,27 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
 
 doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo, uint32_t *max_name_len)
 {
-    return cap_u32(__func__, devinfo, max_name_len, [](const auto &c) { return c.max_name_len; });
+    return cap_u32(::softcomch::api_function(), devinfo, max_name_len, [](const auto &c) { return c.max_name_len; });
 }
 
 doca_error_t doca_comch_cap_get_max_msg_size(const struct doca_devinfo *devinfo, uint32_t *size)
 {
-    return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_msg_size; });
+    return cap_u32(::softcomch::api_function(), devinfo, size, [](const auto &c) { return c.max_msg_size; });
 }
 
 doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo, uint32_t *size)
 {
-    return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_recv_queue_size; });
+    return cap_u32(::softcomch::api_function(), devinfo, size, [](const auto &c) { return c.max_recv_queue_size; });
 }
 
 doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients)
 {
-    return cap_u32(__func__, devinfo, num_clients, [](const auto &c) { return c.max_clients; });
+    return cap_u32(::softcomch::api_function(), devinfo, num_clients, [](const auto &c) { return c.max_clients; });
 }
 
 doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks)
 {
-    return cap_u32(__func__, devinfo, max_send_tasks, [](const auto &c) { return c.max_send_tasks; });
+    return cap_u32(::softcomch::api_function(), devinfo, max_send_tasks, [](const auto &c) { return c.max_send_tasks; });
 }
 
 doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
@@ -202,16 +202,16 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
         SC_CHECK(repr, "representor");
         SC_CHECK_NOT_NULL(comch_server);
         doca_devinfo *info = dev->info();
-        if (doca_error_t rc = check_name(__func__, info, name); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name); rc != DOCA_SUCCESS)
             return rc;
         if (!info->server_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
                       "%s: device %s cannot run a Comch server (servers run on the DPU side; "
                       "doca_comch_cap_server_is_supported says so)",
-                      __func__, info->pci_addr().c_str());
+                      ::softcomch::api_function(), info->pci_addr().c_str());
         if (repr->info()->bluefield_id() != info->bluefield_id())
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: representor %s does not belong to the BlueField of device %s",
-                      __func__, repr->info()->name().c_str(), info->pci_addr().c_str());
+                      ::softcomch::api_function(), repr->info()->name().c_str(), info->pci_addr().c_str());
         *comch_server = new doca_comch_server(dev, repr, name);
         return DOCA_SUCCESS;
     });
@@ -222,7 +222,7 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
         if (!comch_server->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the server is %s; stop it and progress until IDLE first", __func__,
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the server is %s; stop it and progress until IDLE first", ::softcomch::api_function(),
                       softcomch::core::state_name(comch_server->state()));
         delete comch_server;
         return DOCA_SUCCESS;
@@ -233,7 +233,7 @@ doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->set_max_msg_size(size, __func__);
+        return comch_server->set_max_msg_size(size, ::softcomch::api_function());
     });
 }
 
@@ -251,7 +251,7 @@ doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *com
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->set_recv_queue_size(size, __func__);
+        return comch_server->set_recv_queue_size(size, ::softcomch::api_function());
     });
 }
 
@@ -310,7 +310,7 @@ doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_server *comc
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, __func__);
+        return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, ::softcomch::api_function());
     });
 }
 
@@ -323,7 +323,7 @@ doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *co
         SC_CHECK(peer, "connection");
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_server->task_send_alloc_init(peer, msg, len, task, __func__);
+        return comch_server->task_send_alloc_init(peer, msg, len, task, ::softcomch::api_function());
     });
 }
 
@@ -332,7 +332,7 @@ doca_error_t doca_comch_server_event_msg_recv_register(struct doca_comch_server 
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->event_msg_recv_register(recv_event_cb, __func__);
+        return comch_server->event_msg_recv_register(recv_event_cb, ::softcomch::api_function());
     });
 }
 
@@ -342,7 +342,7 @@ doca_error_t doca_comch_server_event_connection_status_changed_register(
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb, __func__);
+        return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb, ::softcomch::api_function());
     });
 }
 
@@ -352,7 +352,7 @@ doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server 
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, __func__);
+        return comch_server->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
     });
 }
 
@@ -364,13 +364,13 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name, st
         SC_CHECK(dev, "device");
         SC_CHECK_NOT_NULL(comch_client);
         doca_devinfo *info = dev->info();
-        if (doca_error_t rc = check_name(__func__, info, name); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name); rc != DOCA_SUCCESS)
             return rc;
         if (!info->client_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
                       "%s: device %s cannot run a Comch client (clients run on the host side; "
                       "doca_comch_cap_client_is_supported says so)",
-                      __func__, info->pci_addr().c_str());
+                      ::softcomch::api_function(), info->pci_addr().c_str());
         *comch_client = new doca_comch_client(dev, name);
         return DOCA_SUCCESS;
     });
@@ -381,7 +381,7 @@ doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
         if (!comch_client->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the client is %s; stop it and progress until IDLE first", __func__,
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the client is %s; stop it and progress until IDLE first", ::softcomch::api_function(),
                       softcomch::core::state_name(comch_client->state()));
         delete comch_client;
         return DOCA_SUCCESS;
@@ -392,7 +392,7 @@ doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->set_max_msg_size(size, __func__);
+        return comch_client->set_max_msg_size(size, ::softcomch::api_function());
     });
 }
 
@@ -410,7 +410,7 @@ doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *com
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->set_recv_queue_size(size, __func__);
+        return comch_client->set_recv_queue_size(size, ::softcomch::api_function());
     });
 }
 
@@ -451,7 +451,7 @@ doca_error_t doca_comch_client_get_connection(const struct doca_comch_client *co
         SC_CHECK_NOT_NULL(connection);
         if (comch_client->state() != DOCA_CTX_STATE_RUNNING || !comch_client->connection())
             SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the client is %s; its connection exists once it is RUNNING",
-                      __func__, softcomch::core::state_name(comch_client->state()));
+                      ::softcomch::api_function(), softcomch::core::state_name(comch_client->state()));
         *connection = comch_client->connection();
         return DOCA_SUCCESS;
     });
@@ -464,7 +464,7 @@ doca_error_t doca_comch_client_task_send_set_conf(struct doca_comch_client *comc
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, __func__);
+        return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, ::softcomch::api_function());
     });
 }
 
@@ -477,7 +477,7 @@ doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *co
         SC_CHECK(peer, "connection");
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_client->task_send_alloc_init(peer, msg, len, task, __func__);
+        return comch_client->task_send_alloc_init(peer, msg, len, task, ::softcomch::api_function());
     });
 }
 
@@ -486,7 +486,7 @@ doca_error_t doca_comch_client_event_msg_recv_register(struct doca_comch_client 
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->event_msg_recv_register(recv_event_cb, __func__);
+        return comch_client->event_msg_recv_register(recv_event_cb, ::softcomch::api_function());
     });
 }
 
@@ -496,7 +496,7 @@ doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client 
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, __func__);
+        return comch_client->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
     });
 }
 

@@ -16,7 +16,7 @@ bool valid(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx
 #define SC_CHECK_CTX(ctx)                                                                      \
     do {                                                                                       \
         if (!valid(ctx))                                                                       \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s context", __func__,                   \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s context", ::softcomch::api_function(),                   \
                       (ctx) ? "invalid (destroyed or foreign)" : "NULL");                      \
     } while (0)
 
@@ -55,9 +55,9 @@ doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu 
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_CTX(ctx);
         SC_CHECK_NOT_NULL(gpu_dev);
-        if (doca_error_t rc = ctx->require_idle(__func__); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
             return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: no GPU is emulated; the data path runs on the CPU", __func__);
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: no GPU is emulated; the data path runs on the CPU", ::softcomch::api_function());
     });
 }
 
@@ -108,9 +108,9 @@ doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx, struct doca_dpa 
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_CTX(ctx);
         SC_CHECK_NOT_NULL(dpa_dev);
-        if (doca_error_t rc = ctx->require_idle(__func__); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
             return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA", __func__);
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA", ::softcomch::api_function());
     });
 }
 
@@ -118,11 +118,11 @@ doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx, uint32_t comp_
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_CTX(ctx);
-        if (doca_error_t rc = ctx->require_idle(__func__); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
             return rc;
         if (comp_vector != 0)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                      "%s: completion vector %u does not exist (the emulated device has 1)", __func__,
+                      "%s: completion vector %u does not exist (the emulated device has 1)", ::softcomch::api_function(),
                       comp_vector);
         return DOCA_SUCCESS;
     });

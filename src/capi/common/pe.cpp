@@ -23,14 +23,14 @@ bool valid(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx
 #define SC_CHECK_PE(pe)                                                                        \
     do {                                                                                       \
         if (!valid(pe))                                                                        \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s progress engine", __func__,           \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s progress engine", ::softcomch::api_function(),           \
                       (pe) ? "invalid (destroyed or foreign)" : "NULL");                       \
     } while (0)
 
 #define SC_CHECK_TASK(t)                                                                       \
     do {                                                                                       \
         if (!valid(t))                                                                         \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s task", __func__,                      \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s task", ::softcomch::api_function(),                      \
                       (t) ? "invalid (freed or foreign)" : "NULL");                            \
     } while (0)
 

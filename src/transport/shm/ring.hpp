@@ -23,13 +23,15 @@
 //   - Two-phase producer API (try_claim() then commit()) so the payload is written in place; the
 //     consumer reads in place (peek() ... release()): zero copy on both sides.
 //   - Sleep/wake: the consumer arms a word on its own cache line; a producer that sees it armed
-//     after a commit clears it and tells its caller to wake the peer (eventfd). Dekker-style
-//     seq_cst fences on both sides make a lost wake-up impossible (see arm()).
+//     after a commit clears it and tells its caller to wake the peer (eventfd). Both sides
+//     access that word only with atomic exchanges (Dekker through one word's modification
+//     order), which makes a lost wake-up impossible (see ring_consumer::arm()).
 //
 // Memory-order edges (DPDK-style tags; every acquire/release in ring.inl names its partner):
 //   R1 -> A1  producer publishes a slot (seq store, release) -> consumer sees it (seq load, acquire)
 //   R2 -> A2  consumer frees slots (tail store, release) -> producer reuses them (tail load, acquire)
-//   F1 <-> F2 consumer arm fence <-> producer wake-check fence (both seq_cst)
+//   R3 -> A3  producer's wake check (armed exchange, release) -> consumer's arm (exchange,
+//             acquire): the Dekker pair of the sleep protocol
 //
 // Thread safety: one ring_producer and one ring_consumer per ring, each used by one thread at a
 // time (the caller serialises; in SoftComch that is the owning doca_pe). Data-path functions are
@@ -96,8 +98,9 @@ static_assert(offsetof(ring_config, reserved) == 40);
 //   config   creator (before publication)      read by both at attach
 //   head     producer                          diagnostics only (pending(), tools)
 //   tail     consumer                          producer, only when the ring looks full
-//   armed    consumer sets, producer clears    producer after every commit (relaxed, stays
-//                                              in its cache while nobody writes it)
+//   armed    consumer sets, producer clears    producer after every commit (an exchange; the
+//            (exchanges only)                  line stays exclusive in the producer's cache
+//                                              while the consumer polls instead of sleeping)
 struct ring_ctrl {
     ring_config config;
     std::atomic<uint64_t> head; // producer position: messages committed so far
@@ -202,8 +205,8 @@ public:
     bool commit(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
 
     // commit() split in two for bursts: publish() makes the message visible without looking at
-    // the consumer's armed word; wake_needed() (one seq_cst fence) must then be called after the
-    // last publish() of the burst, before the caller can sleep or return to its user.
+    // the consumer's armed word; wake_needed() (one atomic exchange) must then be called after
+    // the last publish() of the burst, before the caller can sleep or return to its user.
     void publish(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
     bool wake_needed() noexcept;
 
@@ -260,11 +263,21 @@ public:
     // same message until release(). A slot whose length exceeds max_payload() (a corrupt or
     // hostile peer) is never returned: the ring is marked corrupted() and looks empty.
     const slot_view *peek() noexcept;
-    // Consumes the message returned by peek() and publishes the new position to the producer.
-    // Requires a successful peek() since the last release().
+    // Consumes the message returned by peek(). Requires a successful peek() since the last
+    // release(). The new position reaches the producer lazily: at once when publish_batch()
+    // releases have accumulated, and otherwise as soon as this consumer finds the ring empty
+    // (peek()/ready() returning "nothing"), arms, or calls flush(). So the producer may see up to
+    // publish_batch() - 1 already consumed messages as still queued, never more, and never
+    // while this consumer is idle or asleep. (Batching keeps the tail's cache line from
+    // bouncing once per message while the producer waits for room.)
     void release() noexcept;
-    // True when a message is ready (peek() would succeed, barring corruption).
-    bool ready() const noexcept;
+    // Publishes every release() so far to the producer.
+    void flush() noexcept;
+    // Releases accumulated before release() publishes by itself: max(1, limit / 4).
+    uint32_t publish_batch() const noexcept { return publish_batch_; }
+    // True when a message is ready (peek() would succeed, barring corruption). Publishes
+    // pending releases when it finds the ring empty, like peek().
+    bool ready() noexcept;
 
     // Asks the producer for a wake-up on the next commit. Returns true when armed (the ring was
     // empty after the arm: the caller may sleep on its eventfd) or false ("busy") when a message
@@ -286,10 +299,14 @@ public:
 
 private:
     const slot_header *slot(uint64_t pos) const noexcept;
+    bool full_slot(uint64_t pos) const noexcept;
+    void publish_tail() noexcept;
 
     ring_ctrl *ctrl_ = nullptr;     // shared control block
     const uint8_t *slots_ = nullptr; // shared slot array
-    uint64_t tail_ = 0;             // next position to read (shared tail mirrors it)
+    uint64_t tail_ = 0;             // next position to read
+    uint64_t published_ = 0;        // last value stored into the shared tail (<= tail_)
+    uint32_t publish_batch_ = 1;    // release() publishes once tail_ - published_ reaches this
     uint32_t mask_ = 0;             // capacity - 1
     uint32_t slot_size_ = 0;        // bytes per slot
     uint32_t limit_ = 0;            // in-flight bound (informational on this side)

@@ -7,15 +7,22 @@
 //   slot_header (all fields)  producer, for positions in [tail, tail + limit)
 //   ctrl.head                 producer (diagnostic mirror of head_)
 //   ctrl.tail                 consumer
-//   ctrl.armed                consumer sets to 1 (arm), either side clears to 0
+//   ctrl.armed                consumer sets to 1 (arm), either side clears to 0; every write
+//                             to it is an atomic exchange (see below)
 //
 // Edges (each acquire/release below names its partner):
 //   R1 (publish: slot seq store-release)   -> A1 (peek/ready: slot seq load-acquire)
 //        the payload and slot header written before R1 are visible after A1.
 //   R2 (release: tail store-release)       -> A2 (refresh_tail: tail load-acquire)
 //        the consumer's reads of a slot happen before the producer overwrites it.
-//   F1 (arm: seq_cst fence)               <-> F2 (wake_needed: seq_cst fence)
-//        Dekker: at least one side sees the other's store (see ring_consumer::arm()).
+//   R3 (wake_needed: armed exchange-release) -> A3 (arm: armed exchange-acquire)
+//        the Dekker pair of the sleep protocol: either the producer's exchange sees the arm,
+//        or the consumer's exchange synchronises with the producer's and then sees the slot
+//        (see ring_consumer::arm()). Exchanges instead of seq_cst fences: both sides work on
+//        the one word `armed`, whose modification order is total, which proves the protocol
+//        with plain acquire/release, costs the same on x86 (xchg is a full barrier like
+//        mfence), and is understood by ThreadSanitizer (which does not model fences; GCC
+//        rejects atomic_thread_fence under -fsanitize=thread).
 #pragma once
 
 #include <cassert>
@@ -85,15 +92,13 @@ inline void ring_producer::publish(uint16_t type, uint32_t len, uint16_t flags) 
 
 inline bool ring_producer::wake_needed() noexcept
 {
-    // F2: pairs with F1 in ring_consumer::arm(). Orders the R1 store(s) before the load of
-    // `armed` below (a store followed by a load to another address needs a full fence).
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    // Relaxed: ordering comes from F2. In polling mode nobody writes `armed`, so the line stays
-    // shared in our cache and this load is a cache hit.
-    if (ctrl_->armed.load(std::memory_order_relaxed) == 0) [[likely]]
-        return false;
-    // Relaxed RMW: exactly one wake per arm even if the consumer disarms concurrently.
-    return ctrl_->armed.exchange(0, std::memory_order_relaxed) != 0;
+    // R3: pairs with A3 in ring_consumer::arm(). Reads the arm and clears it in one step, so
+    // one arm yields at most one wake-up. Release: the R1 store(s) of the messages just
+    // published are sequenced before this exchange, so a consumer whose arm exchange comes
+    // later in `armed`'s modification order (and therefore reads from our release sequence)
+    // is guaranteed to see them. In polling mode the consumer never touches `armed`: the line
+    // stays exclusive in our cache and the exchange costs one locked instruction, no transfer.
+    return ctrl_->armed.exchange(0, std::memory_order_release) != 0;
 }
 
 inline bool ring_producer::commit(uint16_t type, uint32_t len, uint16_t flags) noexcept
@@ -140,11 +145,38 @@ inline const slot_header *ring_consumer::slot(uint64_t pos) const noexcept
     return reinterpret_cast<const slot_header *>(slots_ + uint64_t(pos & mask_) * slot_size_);
 }
 
-inline bool ring_consumer::ready() const noexcept
+inline bool ring_consumer::full_slot(uint64_t pos) const noexcept
 {
     // A1: pairs with R1 in ring_producer::publish(). The slot is full for this lap exactly when
-    // its seq equals (uint32_t)(tail_ + 1).
-    return slot(tail_)->seq.load(std::memory_order_acquire) == uint32_t(tail_ + 1);
+    // its seq equals (uint32_t)(pos + 1).
+    return slot(pos)->seq.load(std::memory_order_acquire) == uint32_t(pos + 1);
+}
+
+inline void ring_consumer::publish_tail() noexcept
+{
+    published_ = tail_;
+    // R2: pairs with A2 in ring_producer::refresh_tail(). Our reads of every slot below tail_
+    // (by the receive callback, in place) happen before the producer may rewrite them. The line
+    // is consumer-owned and the producer reads it only when it sees the ring full, so this
+    // store normally hits a line already exclusive in our cache.
+    ctrl_->tail.store(tail_, std::memory_order_release);
+}
+
+inline void ring_consumer::flush() noexcept
+{
+    // Nothing to do when the producer already knows our position.
+    if (published_ != tail_)
+        publish_tail();
+}
+
+inline bool ring_consumer::ready() noexcept
+{
+    // A1 inside full_slot().
+    if (full_slot(tail_))
+        return true;
+    // Idle: never leave releases unpublished while we are not consuming.
+    flush();
+    return false;
 }
 
 inline const slot_view *ring_consumer::peek() noexcept
@@ -155,8 +187,11 @@ inline const slot_view *ring_consumer::peek() noexcept
     const slot_header *s = slot(tail_);
     // A1: pairs with R1 in ring_producer::publish(). Only this word is polled; the producer's
     // head is never read, so an empty poll touches one line and a hit costs one transfer.
-    if (s->seq.load(std::memory_order_acquire) != uint32_t(tail_ + 1))
+    if (s->seq.load(std::memory_order_acquire) != uint32_t(tail_ + 1)) {
+        // Empty: hand the producer any lazily withheld releases (see release()).
+        flush();
         return nullptr;
+    }
     // Plain reads, ordered after A1. Copied into process-local view_ and validated once, so the
     // peer cannot change the length after the check (no double fetch).
     const uint32_t len = s->len;
@@ -174,31 +209,34 @@ inline const slot_view *ring_consumer::peek() noexcept
 inline void ring_consumer::release() noexcept
 {
     // The caller must have peeked a message.
-    assert(ready());
+    assert(full_slot(tail_));
     ++tail_;
-    // R2: pairs with A2 in ring_producer::refresh_tail(). Our reads of the slot (by the receive
-    // callback, in place) happen before the producer may rewrite it. The line is consumer-owned
-    // and the producer reads it only when it sees the ring full, so this store normally hits a
-    // line already exclusive in our cache.
-    ctrl_->tail.store(tail_, std::memory_order_release);
+    // Publish in batches (R2 inside publish_tail()); the rest is flushed when we go idle.
+    if (tail_ - published_ >= publish_batch_)
+        publish_tail();
 }
 
 inline bool ring_consumer::arm() noexcept
 {
-    // Ask for a wake-up. Relaxed store: the ordering that matters is provided by F1.
-    ctrl_->armed.store(1, std::memory_order_relaxed);
-    // F1: pairs with F2 in ring_producer::wake_needed(). In the single total order S of seq_cst
-    // fences either
-    //   F1 precedes F2: the producer's load of `armed` after F2 sees our 1 -> it wakes us; or
-    //   F2 precedes F1: our seq load below sees the producer's R1 store -> we report busy.
-    // Both may happen (a spurious wake-up, harmless); neither is impossible, so a message
-    // committed concurrently with arm() is never left without a wake-up.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    // Re-check emptiness (A1 inside ready()).
-    if (ready()) {
-        // Busy: withdraw the arm so the producer does not signal needlessly. If it already
-        // consumed the arm, the caller merely finds its eventfd readable once.
-        ctrl_->armed.store(0, std::memory_order_relaxed);
+    // Before sleeping, the producer must see every slot we freed: otherwise it could wait for
+    // room that exists while we wait for a message it cannot commit (a deadlock).
+    flush();
+    // A3: pairs with R3 in ring_producer::wake_needed(). Every write to `armed` is an exchange
+    // (an RMW), so all of them sit in one modification order and each reads its predecessor.
+    // Take a producer commit concurrent with this arm: its R1 store, then its exchange P.
+    //   - Our exchange A comes before P: P reads our 1 and the producer wakes us.
+    //   - P comes before A: A reads from P's release sequence (only RMWs follow P), so P
+    //     synchronises with A; R1 happens-before our slot check below, which then sees the
+    //     message and we report busy.
+    // Both cannot miss, so a message committed concurrently with arm() always either wakes us
+    // or keeps us awake. (Both may happen: a spurious wake-up, harmless.)
+    ctrl_->armed.exchange(1, std::memory_order_acquire);
+    // Re-check emptiness (A1 inside full_slot()).
+    if (full_slot(tail_)) {
+        // Busy: withdraw the arm so the producer does not signal needlessly (an exchange, to
+        // keep every write an RMW). If the producer already consumed the arm, the caller merely
+        // finds its eventfd readable once.
+        ctrl_->armed.exchange(0, std::memory_order_relaxed);
         return false;
     }
     return true;
@@ -206,8 +244,9 @@ inline bool ring_consumer::arm() noexcept
 
 inline void ring_consumer::disarm() noexcept
 {
-    // Relaxed: no data is published through `armed`.
-    ctrl_->armed.store(0, std::memory_order_relaxed);
+    // Relaxed (no data is published through it), but an exchange rather than a store: a plain
+    // store would end the producer's release sequence on `armed` and break the A3 argument.
+    ctrl_->armed.exchange(0, std::memory_order_relaxed);
 }
 
 inline bool ring_consumer::armed() const noexcept

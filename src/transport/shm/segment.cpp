@@ -27,7 +27,8 @@ namespace softcomch::transport::shm {
 
 namespace {
 
-// Rounds `v` up to the segment's region alignment (no overflow for the bounded sizes we use).
+// Rounds `v` up to the segment's region alignment. The inputs are bounded (a ring is at most
+// k_ring_max_memsize bytes, far below 2^64 - 4096), so the addition cannot overflow.
 constexpr uint64_t align_region(uint64_t v) noexcept
 {
     return (v + k_segment_align - 1) & ~(k_segment_align - 1);
@@ -35,18 +36,20 @@ constexpr uint64_t align_region(uint64_t v) noexcept
 
 // The immutable first 128 bytes of the header as plain data, so validation can take one local
 // copy of them (segment_header itself holds atomics and is not trivially copyable).
+// Field meanings are those of segment_header (segment.hpp); only the types differ.
 struct header_fixed {
-    uint64_t magic;
+    uint64_t magic;          // k_segment_magic
     uint32_t layout_version; // not used from the copy: read with acquire first (A10)
-    uint32_t header_size;
-    uint64_t total_size;
-    uint64_t generation;
-    uint32_t creator_pid;
-    uint32_t flags;
-    ring_desc rings[2];
-    uint8_t reserved0[24];
+    uint32_t header_size;    // k_segment_header_size
+    uint64_t total_size;     // == mapped length
+    uint64_t generation;     // free-form
+    uint32_t creator_pid;    // free-form
+    uint32_t flags;          // zero
+    ring_desc rings[2];      // must equal the canonical layout
+    uint8_t reserved0[24];   // zero
 };
-// Same bytes as the head of segment_header.
+// Same bytes as the head of segment_header: a copy of the one is a valid view of the other.
+// If segment_header ever changes, these fail to compile instead of silently misreading.
 static_assert(sizeof(header_fixed) == offsetof(segment_header, sides));
 static_assert(offsetof(header_fixed, header_size) == offsetof(segment_header, header_size));
 static_assert(offsetof(header_fixed, total_size) == offsetof(segment_header, total_size));
@@ -58,12 +61,16 @@ static_assert(offsetof(header_fixed, reserved0) == offsetof(segment_header, rese
 
 // Canonical placement of the two rings for given parameters: c2s right after the header page,
 // s2c right after c2s, each rounded to a page. Returns false if a parameter set is invalid.
+// Both sides use this one function: the creator to build the header, the attacher to check
+// it. Having a single canonical layout (instead of validating arbitrary offsets) turns "no
+// overlap, aligned, inside the file" into one equality test.
 bool canonical_layout(const ring_params &c2s_p, const ring_params &s2c_p, ring_desc out[2],
                       uint64_t *total) noexcept
 {
     // Both rings must be valid on their own (limit included).
     if (!ring_layout::valid(c2s_p) || !ring_layout::valid(s2c_p))
         return false;
+    // Walk the regions in ring_dir order, starting right after the header page.
     const ring_params *ps[2] = {&c2s_p, &s2c_p};
     uint64_t off = k_segment_header_size;
     for (uint32_t d = 0; d < 2; ++d) {
@@ -72,14 +79,18 @@ bool canonical_layout(const ring_params &c2s_p, const ring_params &s2c_p, ring_d
         out[d] = ring_desc{off, sz, ps[d]->capacity, ps[d]->slot_size, ps[d]->limit, 0};
         off += sz;
     }
+    // The end of the last region is the segment size; bounded so attach can reject absurd sizes.
     *total = off;
     return off <= k_segment_max_size;
 }
 
-// errno of a failed allocation-like call -> DOCA error.
+// errno of a failed allocation-like call -> DOCA error. The distinction matters to callers:
+// NO_MEMORY means "a resource ran out" (a smaller queue or fewer connections may work), while
+// OPERATING_SYSTEM means "something unexpected failed" (logged and reported as is).
 doca_error_t errno_to_doca(int e) noexcept
 {
     // Out of memory, out of tmpfs space, or a size/mapping limit: the caller may retry smaller.
+    // Out of memory, tmpfs space, file size or descriptors.
     if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE)
         return DOCA_ERROR_NO_MEMORY;
     return DOCA_ERROR_OPERATING_SYSTEM;
@@ -100,6 +111,8 @@ int create_shm_fd(bool *sealable) noexcept
     // errors (EMFILE, ENOMEM) would fail the same way below.
     if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
         return -1;
+    // POSIX shm objects cannot be sealed: the size is then protected only by the peers' good
+    // behaviour (documented in docs/shm_layout.md).
     *sealable = false;
     // Unique name per process and attempt; O_EXCL makes a collision an error, not a share.
     static std::atomic<uint32_t> counter{0};
@@ -107,6 +120,7 @@ int create_shm_fd(bool *sealable) noexcept
         char name[64];
         std::snprintf(name, sizeof name, "/softcomch-%d-%u", int(::getpid()),
                       counter.fetch_add(1, std::memory_order_relaxed));
+        // 0600: only our uid may open it during the instant it has a name.
         fd = ::shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd >= 0) {
             // Anonymous from now on: only fds keep it alive.
@@ -116,18 +130,22 @@ int create_shm_fd(bool *sealable) noexcept
         if (errno != EEXIST)
             return -1;
     }
+    // Sixteen collisions in a row: somebody else owns our names; report it as an error.
     errno = EEXIST;
     return -1;
 }
 
 } // namespace
 
+// Moves transfer the mapping and the fd; the source is left empty (valid() == false) so that
+// its destructor unmaps nothing.
 segment::segment(segment &&other) noexcept
     : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
       size_(std::exchange(other.size_, 0)), layout_(other.layout_)
 {
 }
 
+// Move assignment: the current mapping (if any) is released first, then ownership moves.
 segment &segment::operator=(segment &&other) noexcept
 {
     // Release our mapping before taking over the other one.
@@ -141,11 +159,15 @@ segment &segment::operator=(segment &&other) noexcept
     return *this;
 }
 
+// The mapping goes with the object. Rings attached to it must not outlive it (their pointers
+// would dangle); the owner (the connection) destroys rings first.
 segment::~segment()
 {
     unmap();
 }
 
+// Shared by the destructor and move assignment. munmap cannot fail for a mapping we made, and
+// there would be nothing useful to do about it here anyway.
 void segment::unmap() noexcept
 {
     // The mapping is the only resource besides the fd (closed by unique_fd).
@@ -155,11 +177,14 @@ void segment::unmap() noexcept
     size_ = 0;
 }
 
+// The server sends the fd once (SCM_RIGHTS duplicates it into the client) and may then drop
+// its own copy: the mapping keeps the memory alive. Empty on the attach side.
 unique_fd segment::release_fd() noexcept
 {
     return std::move(fd_);
 }
 
+// Exposed so that the server can report the per-connection footprint before creating anything.
 uint64_t segment::size_for(const ring_params &c2s_params, const ring_params &s2c_params) noexcept
 {
     ring_desc d[2];
@@ -167,6 +192,10 @@ uint64_t segment::size_for(const ring_params &c2s_params, const ring_params &s2c
     return canonical_layout(c2s_params, s2c_params, d, &total) ? total : 0;
 }
 
+// Server side. Order matters: compute and check the layout, create and size the file, reserve
+// and seal it, map it, write the header and the rings, and only then publish the version.
+// Every failure before the version store leaves nothing behind (the fd and mapping are owned
+// locally until the very end).
 doca_error_t segment::create(const segment_params &params, segment &out) noexcept
 {
     // Compute and check the layout before any system call.
@@ -175,6 +204,7 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     if (!canonical_layout(params.rings[c2s], params.rings[s2c], descs, &total))
         return DOCA_ERROR_INVALID_VALUE;
 
+    // The backing file. Close-on-exec: a program that forks and execs must not leak it.
     bool sealable = false;
     unique_fd fd(create_shm_fd(&sealable));
     if (!fd)
@@ -196,7 +226,8 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     if (sealable)
         (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
 
-    // Map it shared; populate the page tables now if asked (first touch is slow).
+    // Map it shared; populate the page tables now if asked (first touch is slow). The kernel
+    // picks the address; nothing in the segment depends on it (offsets only).
     const int mflags = MAP_SHARED | (params.prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
     if (base == MAP_FAILED)
@@ -205,15 +236,20 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     // Build the header. The file is zero-filled, so only non-zero fields are written; the
     // atomics' lifetimes start by placement new with their initial values.
     auto *h = static_cast<segment_header *>(base);
+    // Identification first; the version stays 0 ("being built") until R10 below.
     h->magic = k_segment_magic;
     new (&h->layout_version) std::atomic<uint32_t>(0);
     h->header_size = k_segment_header_size;
     h->total_size = total;
+    // Free-form identity (connection id, server pid) for diagnostics and tools.
     h->generation = params.generation;
     h->creator_pid = uint32_t(::getpid());
     h->flags = 0;
+    // Ring descriptors exactly as canonical_layout() computed them (the attacher recomputes and
+    // compares).
     h->rings[c2s] = descs[c2s];
     h->rings[s2c] = descs[s2c];
+    // Run-time words of both sides start at 0 ("never beat", "pid unknown").
     for (auto &sb : h->sides) {
         new (&sb.heartbeat) std::atomic<uint64_t>(0);
         new (&sb.pid) std::atomic<uint32_t>(0);
@@ -221,7 +257,8 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     // Relaxed: published by R10 below.
     h->sides[server_side].pid.store(uint32_t(::getpid()), std::memory_order_relaxed);
 
-    // Lay out both rings in their regions.
+    // Lay out both rings in their regions. ring_layout::init writes only the control block and
+    // the slot headers; payload bytes stay as the zero-filled file gave them.
     for (uint32_t d = 0; d < 2; ++d) {
         const doca_error_t err = ring_layout::init(static_cast<uint8_t *>(base) + descs[d].offset,
                                                    descs[d].size, params.rings[d]);
@@ -236,7 +273,8 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     // sees the complete header and both initialised rings.
     h->layout_version.store(k_segment_layout_version, std::memory_order_release);
 
-    // Hand over only now (outputs are written on success only).
+    // Hand over only now (outputs are written on success only). Assigning a fresh segment
+    // first releases whatever `out` held before.
     out = segment();
     out.fd_ = std::move(fd);
     out.base_ = base;
@@ -246,6 +284,10 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     return DOCA_SUCCESS;
 }
 
+// The single gate between bytes written by another process and our use of them. Also the fuzz
+// target (tests/fuzz/fuzz_segment_header.cpp): it must reject any image cleanly, read nothing
+// outside [mem, mem + len), and accept only images whose every immutable byte is as create()
+// would have written it (except the free-form generation and creator_pid).
 doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_layout *out) noexcept
 {
     // Enough bytes for the header page, 8-byte alignment for the 64-bit words, and a sane size.
@@ -256,9 +298,11 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
     // A10: pairs with R10 in create(). Read first: the other fields are meaningful only after.
     const uint32_t version = h->layout_version.load(std::memory_order_acquire);
 
-    // One local copy of the immutable part; all checks below run on it (no double fetch).
+    // One local copy of the immutable part; all checks below run on it (no double fetch: the
+    // peer may be rewriting the header while we look at it).
     header_fixed f;
     std::memcpy(&f, mem, sizeof f);
+    // Not a segment at all (wrong fd, or an unrelated file).
     if (f.magic != k_segment_magic)
         return DOCA_ERROR_INVALID_VALUE;
     // 0: the creator has not published yet (only possible when racing create()).
@@ -266,9 +310,11 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
         return DOCA_ERROR_AGAIN;
     if (version != k_segment_layout_version)
         return DOCA_ERROR_UNSUPPORTED_VERSION;
-    // Fixed fields of v1.
+    // Fixed fields of v1. total_size must be the mapped length: the attacher maps exactly what
+    // the file holds, so a header claiming more would send ring accesses past the mapping.
     if (f.header_size != k_segment_header_size || f.flags != 0 || f.total_size != len)
         return DOCA_ERROR_INVALID_VALUE;
+    // Reserved bytes are zero in v1; anything else is another layout or corruption.
     for (uint8_t b : f.reserved0) {
         if (b != 0)
             return DOCA_ERROR_INVALID_VALUE;
@@ -277,6 +323,7 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
     // The rings must sit exactly where the canonical layout puts them for their parameters:
     // this single comparison rules out overlap, misalignment, out-of-range offsets and
     // size/total mismatches at once.
+    // Parameters as the header claims them (still untrusted; canonical_layout validates them).
     const ring_params ps[2] = {{f.rings[c2s].capacity, f.rings[c2s].slot_size, f.rings[c2s].limit},
                                {f.rings[s2c].capacity, f.rings[s2c].slot_size, f.rings[s2c].limit}};
     ring_desc canon[2];
@@ -289,7 +336,9 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
     }
 
     // Each ring's own control block must agree with its descriptor. The offsets were just
-    // proven to lie inside [0, len), so these reads stay in bounds.
+    // proven to lie inside [0, len), so these reads stay in bounds. A mismatch means the header
+    // and the rings were not written by one create() call: refuse rather than guess which one
+    // is right.
     for (uint32_t d = 0; d < 2; ++d) {
         ring_params rp;
         const auto *rmem = static_cast<const uint8_t *>(mem) + canon[d].offset;
@@ -300,12 +349,16 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
             return DOCA_ERROR_INVALID_VALUE;
     }
 
-    // Everything checked: report the layout (from the local copy).
+    // Everything checked: report the layout (from the local copy; the caller keeps it and never
+    // consults the shared header again).
     if (out != nullptr)
         *out = segment_layout{f.total_size, f.generation, f.creator_pid, {canon[c2s], canon[s2c]}};
     return DOCA_SUCCESS;
 }
 
+// Client side. The fd arrived over the Unix socket; the size came in the ACCEPT message. Both
+// come from the peer, so both are checked against each other and against the header before
+// anything is used.
 doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool prefault) noexcept
 {
     // The size comes from the peer's ACCEPT message: bound it before asking the kernel.
@@ -314,19 +367,23 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
         return DOCA_ERROR_INVALID_VALUE;
     // The file must be exactly the announced size: mapping more than the file holds would
     // raise SIGBUS on access beyond its end.
+    // fstat on the fd we were given (not on a path): what we map is what we checked.
     struct stat st;
     if (::fstat(fd, &st) != 0)
         return errno_to_doca(errno);
+    // A regular file (memfd and shm objects are) of exactly the announced size.
     if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
 
     // Map shared; populate now if asked (first touch is slow).
+    // Read-write: the client produces on c2s and updates its consumer words on s2c.
     const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
     if (base == MAP_FAILED)
         return errno_to_doca(errno);
 
-    // Validate everything before a single ring word is used.
+    // Validate everything before a single ring word is used. On failure the mapping goes away
+    // again and `out` is untouched.
     segment_layout layout;
     const doca_error_t err = validate_header(base, expected_size, &layout);
     if (err != DOCA_SUCCESS) {
@@ -334,11 +391,13 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
         return err;
     }
 
-    // Record our pid for diagnostics (relaxed: nothing is published through it).
+    // Record our pid for diagnostics (relaxed: nothing is published through it). This is the
+    // only write the client makes to the header; it goes to the client's own side block.
     auto *h = static_cast<segment_header *>(base);
     h->sides[client_side].pid.store(uint32_t(::getpid()), std::memory_order_relaxed);
 
-    // Hand over (no fd kept on this side: the caller owns it).
+    // Hand over (no fd kept on this side: the caller owns it and may close it right away; the
+    // mapping keeps the memory alive).
     out = segment();
     out.base_ = base;
     out.size_ = expected_size;
@@ -346,6 +405,8 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
     return DOCA_SUCCESS;
 }
 
+// Accessors below use the validated, process-local layout copy, never the shared header, so
+// a peer rewriting the header after attach cannot redirect them.
 void *segment::ring_mem(ring_dir d) const noexcept
 {
     // Offsets come from the validated, process-local layout copy.
@@ -354,17 +415,20 @@ void *segment::ring_mem(ring_dir d) const noexcept
 
 uint64_t segment::ring_size(ring_dir d) const noexcept
 {
+    // The whole page-rounded region; the ring validates that its memsize fits inside.
     return layout_.rings[d].size;
 }
 
+// Ring handles: thin wrappers so callers never compute ring addresses themselves.
 doca_error_t segment::producer(ring_dir d, ring_producer &p) const noexcept
 {
-    // Re-validates the ring's config (cheap; control path).
+    // Re-validates the ring's config (cheap; control path). An empty segment has no rings.
     if (base_ == nullptr || d > s2c)
         return DOCA_ERROR_BAD_STATE;
     return p.attach(ring_mem(d), ring_size(d));
 }
 
+// As producer(): the ring validates its own config again (cheap; control path only).
 doca_error_t segment::consumer(ring_dir d, ring_consumer &c) const noexcept
 {
     // Re-validates the ring's config (cheap; control path).
@@ -373,18 +437,22 @@ doca_error_t segment::consumer(ring_dir d, ring_consumer &c) const noexcept
     return c.attach(ring_mem(d), ring_size(d));
 }
 
+// Liveness words: each side writes only its own block (no shared cache line), the other side
+// reads it when it suspects the peer (slow path; the socket hang-up is the primary signal).
 void segment::beat(side s, uint64_t value) noexcept
 {
     // Relaxed: a liveness hint, nothing is published through it. Own 128-byte block per side.
     header()->sides[s].heartbeat.store(value, std::memory_order_relaxed);
 }
 
+// The other side's word is read without any ordering: a stale value only delays detection.
 uint64_t segment::heartbeat(side s) const noexcept
 {
     // Relaxed: see beat().
     return header()->sides[s].heartbeat.load(std::memory_order_relaxed);
 }
 
+// 0 until the side has written it (the client does so in attach()).
 uint32_t segment::pid(side s) const noexcept
 {
     // Relaxed: diagnostic.

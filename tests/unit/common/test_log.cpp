@@ -14,7 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <regex>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,10 +39,77 @@ char g_small_buf[32];
 void on_app_line(char *buf) { g_app_lines.emplace_back(buf); }
 void on_sdk_line(char *buf) { g_sdk_lines.emplace_back(buf); }
 
-const std::regex app_line_re(
-    R"(^\[\d{2}:\d{2}:\d{2}:\d{6}\]\[\d+\]\[DOCA\]\[(CRT|ERR|WRN|INF|DBG|TRC)\]\[test_log\.cpp:\d+\]\[[A-Za-z_][A-Za-z0-9_]*\] .*\n$)");
-const std::regex sdk_line_re(
-    R"(^\[\d{2}:\d{2}:\d{2}:\d{6}\]\[\d+\]\[DOCA\]\[(CRT|ERR|WRN|INF|DBG|TRC)\]\[[A-Za-z0-9_.]+:\d+\] .*\n$)");
+// Checks "[HH:MM:SS:uuuuuu][<tid>][DOCA][<LVL>][<file>:<line>]" + "[<func>]" (application lines
+// only) + " <message>\n" with a single newline at the end. (No std::regex: slow, and GCC 12 warns
+// inside it under the sanitizers.)
+class line_checker {
+public:
+    line_checker(const std::string &line) : s_(line) {}
+
+    bool check(bool app, const char *file)
+    {
+        return ch('[') && digits(2, 2) && ch(':') && digits(2, 2) && ch(':') && digits(2, 2) &&
+               ch(':') && digits(6, 6) && ch(']') && ch('[') && digits(1, 20) && ch(']') &&
+               word("[DOCA][") && level() && ch(']') && ch('[') && file_name(file) && ch(':') &&
+               digits(1, 9) && ch(']') && (!app || func()) && ch(' ') && message();
+    }
+
+private:
+    bool ch(char c) { return i_ < s_.size() && s_[i_++] == c; }
+    bool digits(size_t min, size_t max)
+    {
+        size_t n = 0;
+        while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9' && n < max) {
+            ++i_;
+            ++n;
+        }
+        return n >= min;
+    }
+    bool word(const char *w)
+    {
+        const size_t n = std::strlen(w);
+        if (s_.compare(i_, n, w) != 0)
+            return false;
+        i_ += n;
+        return true;
+    }
+    bool level()
+    {
+        for (const char *t : {"CRT", "ERR", "WRN", "INF", "DBG", "TRC"})
+            if (word(t))
+                return true;
+        return false;
+    }
+    bool file_name(const char *file)
+    {
+        if (file != nullptr)
+            return word(file);
+        const size_t start = i_;
+        while (i_ < s_.size() && s_[i_] != ':' && s_[i_] != ']' && s_[i_] != '/')
+            ++i_;
+        return i_ > start;
+    }
+    bool func()
+    {
+        if (!ch('['))
+            return false;
+        const size_t start = i_;
+        while (i_ < s_.size() && s_[i_] != ']')
+            ++i_;
+        return i_ > start && ch(']');
+    }
+    bool message()
+    {
+        const size_t nl = s_.find('\n', i_);
+        return nl == s_.size() - 1;
+    }
+
+    const std::string &s_;
+    size_t i_ = 0;
+};
+
+bool is_app_line(const std::string &line) { return line_checker(line).check(true, "test_log.cpp"); }
+bool is_sdk_line(const std::string &line) { return line_checker(line).check(false, nullptr); }
 
 std::string token_of(const std::string &line)
 {
@@ -145,7 +212,7 @@ TEST_F(Log, ApplicationLineFormat)
     DOCA_LOG_INFO("hello %d from %s", 42, "test");
     ASSERT_EQ(g_app_lines.size(), 1u);
     const std::string &line = g_app_lines[0];
-    EXPECT_TRUE(std::regex_match(line, app_line_re)) << line;
+    EXPECT_TRUE(is_app_line(line)) << line;
     EXPECT_NE(line.find("[DOCA][INF][test_log.cpp:"), std::string::npos) << line;
     EXPECT_NE(line.find("][TestBody] hello 42 from test\n"), std::string::npos) << line;
     EXPECT_NE(line.find("[" + std::to_string(syscall(SYS_gettid)) + "]"), std::string::npos) << line;
@@ -163,14 +230,14 @@ TEST_F(Log, SdkLineFormatHasNoFunctionField)
 {
     sdk_buffer();
     ASSERT_EQ(g_sdk_lines.size(), 1u); // the version line
-    EXPECT_TRUE(std::regex_match(g_sdk_lines[0], sdk_line_re)) << g_sdk_lines[0];
+    EXPECT_TRUE(is_sdk_line(g_sdk_lines[0])) << g_sdk_lines[0];
     EXPECT_NE(g_sdk_lines[0].find(std::string("[INF]")), std::string::npos);
     EXPECT_NE(g_sdk_lines[0].find(std::string("] DOCA version ") + DOCA_VERSION_STRING + "\n"),
               std::string::npos)
         << g_sdk_lines[0];
     SC_LOG_ERR("library failure %d", 7);
     ASSERT_EQ(g_sdk_lines.size(), 2u);
-    EXPECT_TRUE(std::regex_match(g_sdk_lines[1], sdk_line_re)) << g_sdk_lines[1];
+    EXPECT_TRUE(is_sdk_line(g_sdk_lines[1])) << g_sdk_lines[1];
     EXPECT_NE(g_sdk_lines[1].find("[DOCA][ERR][test_log.cpp:"), std::string::npos);
     EXPECT_NE(g_sdk_lines[1].find("] library failure 7\n"), std::string::npos);
 }
@@ -190,7 +257,7 @@ TEST_F(Log, DefaultWindowIsCritToInfo)
     log_all_levels();
     EXPECT_EQ(tokens(g_app_lines), "CRT ERR WRN INF");
     for (const std::string &l : g_app_lines)
-        EXPECT_TRUE(std::regex_match(l, app_line_re)) << l;
+        EXPECT_TRUE(is_app_line(l)) << l;
     EXPECT_EQ(doca_log_level_get_global_lower_limit(), uint32_t(DOCA_LOG_LEVEL_INFO));
     EXPECT_EQ(doca_log_level_get_global_upper_limit(), uint32_t(DOCA_LOG_LEVEL_CRIT));
 }
@@ -347,9 +414,9 @@ TEST_F(Log, StandardBackendSplitsStdoutAndStderr)
     EXPECT_EQ(tokens(out_lines), "INF DBG") << out;
     EXPECT_EQ(tokens(err_lines), "CRT ERR WRN ERR") << err;
     for (const auto &l : out_lines)
-        EXPECT_TRUE(std::regex_match(l, app_line_re)) << l;
+        EXPECT_TRUE(is_app_line(l)) << l;
     for (const auto &l : err_lines)
-        EXPECT_TRUE(std::regex_match(l, app_line_re)) << l;
+        EXPECT_TRUE(is_app_line(l)) << l;
     EXPECT_NE(out.find("] dbg2\n"), std::string::npos);
     EXPECT_NE(err.find("] err3\n"), std::string::npos);
 }
@@ -445,7 +512,7 @@ TEST_F(Log, LongLinesAreNotTruncatedOnDescriptors)
     content.resize(fread(content.data(), 1, content.size(), tmp));
     fclose(tmp);
     EXPECT_NE(content.find(big + "\n"), std::string::npos);
-    EXPECT_TRUE(std::regex_match(content, app_line_re));
+    EXPECT_TRUE(is_app_line(content));
 }
 
 TEST_F(Log, FileBackendFlushesWhatTheProgramPrintedFirst)
@@ -500,7 +567,7 @@ TEST_F(Log, ConcurrentLinesNeverInterleave)
     size_t start = 0;
     for (size_t nl; (nl = collected.find('\n', start)) != std::string::npos; start = nl + 1) {
         const std::string line = collected.substr(start, nl - start + 1);
-        EXPECT_TRUE(std::regex_match(line, app_line_re)) << line;
+        EXPECT_TRUE(is_app_line(line)) << line;
         ++count;
     }
     EXPECT_EQ(start, collected.size());
@@ -547,6 +614,22 @@ TEST_F(Log, EnvironmentAcceptsNumbersAndRejectsGarbage)
     EXPECT_FALSE(sl::parse_level("71", &v));
     EXPECT_FALSE(sl::parse_level("50x", &v));
     EXPECT_FALSE(sl::parse_level("", &v));
+}
+
+TEST_F(Log, SyslogBackendsCanBeCreatedAndUsed)
+{
+    reregister();
+    sdk_buffer(); // takes the "DOCA version" line, which would otherwise go to syslog
+    doca_log_backend *app = nullptr;
+    doca_log_backend *sdk = nullptr;
+    ASSERT_EQ(doca_log_backend_create_with_syslog("softcomch-test", &app), DOCA_SUCCESS);
+    ASSERT_EQ(doca_log_backend_create_with_syslog_sdk("softcomch-test", &sdk), DOCA_SUCCESS);
+    ASSERT_NE(app, nullptr);
+    ASSERT_NE(sdk, app);
+    // Silence both before writing anything, so the test does not fill the system log.
+    ASSERT_EQ(doca_log_backend_set_level_lower_limit(app, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
+    ASSERT_EQ(doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
+    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_CRIT, log_source, __FILE__, __LINE__, __func__, "not sent"), DOCA_SUCCESS);
 }
 
 TEST_F(Log, LevelTokens)

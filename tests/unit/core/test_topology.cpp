@@ -429,6 +429,8 @@ TEST(TopologyFile, FunctionErrors)
     EXPECT_EQ(parse_error(one_bf("", R"([{"pci": "b1:0.0"}])")),
               "t.json: $.bluefields[0].host[0].pci: malformed PCI address \"b1:0.0\" (expected \"BB:DD.F\" or "
               "\"DDDD:BB:DD.F\", hexadecimal)");
+    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0\u0000x"}])")).find("malformed PCI address"),
+              std::string::npos);
     EXPECT_EQ(parse_error(one_bf("", R"([{"pci": 7}])")),
               "t.json: $.bluefields[0].host[0].pci: expected a string, found integer");
     EXPECT_EQ(parse_error(one_bf("", R"([{"type": "pf"}])")),
@@ -531,7 +533,8 @@ TEST(TopologyFile, BlueFieldErrors)
 
 TEST(TopologyFile, CapsOverride)
 {
-    auto t = parse_ok(one_bf(R"("comch_caps": {"max_msg_size": 256, "max_clients": 1, "producer_max_buf_size": 4096}, )"));
+    auto t = parse_ok(
+        one_bf(R"("comch_caps": {"max_msg_size": 256, "max_clients": 1, "producer_max_buf_size": 4096}, )"));
     ASSERT_NE(t, nullptr);
     const comch_caps &c = t->devices()[0]->comch();
     EXPECT_EQ(c.max_msg_size, 256u);
@@ -585,7 +588,8 @@ TEST(Machine, SideFilter)
     const machine_view &m = machine();
     EXPECT_EQ(m.status, DOCA_ERROR_INITIALIZATION);
     EXPECT_EQ(m.topo, nullptr);
-    EXPECT_EQ(m.error, "SOFTCOMCH_SIDE=\"arm\" is invalid: use \"host\" or \"dpu\", or leave it unset to see both sides");
+    EXPECT_EQ(m.error,
+              "SOFTCOMCH_SIDE=\"arm\" is invalid: use \"host\" or \"dpu\", or leave it unset to see both sides");
     EXPECT_TRUE(m.visible_devices().empty());
 }
 

@@ -352,6 +352,46 @@ TEST(unit_transport_ring, sequence_word_wraps_at_2_pow_32)
     }
 }
 
+TEST(unit_transport_ring, lazy_tail_publication)
+{
+    test_ring r(16, 64); // limit 16 -> releases are published in batches of 4
+    ASSERT_EQ(r.cons.publish_batch(), 4u);
+    bool wake;
+    for (uint32_t i = 0; i < 16; ++i)
+        ASSERT_EQ(r.prod.send(1, &i, sizeof i, &wake), DOCA_SUCCESS);
+    ASSERT_TRUE(r.prod.full());
+    // Three releases stay private to the consumer...
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_NE(r.cons.peek(), nullptr);
+        r.cons.release();
+    }
+    EXPECT_EQ(r.ctrl()->tail.load(), 0u);
+    EXPECT_TRUE(r.prod.full());
+    // ...the fourth publishes all four.
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    EXPECT_EQ(r.ctrl()->tail.load(), 4u);
+    EXPECT_EQ(r.prod.in_flight(), 12u);
+    // flush() publishes explicitly.
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    EXPECT_EQ(r.ctrl()->tail.load(), 4u);
+    r.cons.flush();
+    EXPECT_EQ(r.ctrl()->tail.load(), 5u);
+    // Finding the ring empty publishes everything.
+    while (r.cons.peek() != nullptr)
+        r.cons.release();
+    EXPECT_EQ(r.ctrl()->tail.load(), 16u);
+    EXPECT_EQ(r.prod.in_flight(), 0u);
+    // arm() publishes before it arms (no peek in between).
+    ASSERT_EQ(r.prod.send(1, "z", 1, &wake), DOCA_SUCCESS);
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    EXPECT_EQ(r.ctrl()->tail.load(), 16u);
+    EXPECT_TRUE(r.cons.arm());
+    EXPECT_EQ(r.ctrl()->tail.load(), 17u);
+}
+
 TEST(unit_transport_ring, arm_and_wake)
 {
     test_ring r(4, 64);

@@ -210,6 +210,8 @@ TEST(unit_transport_wire, encoder_refuses_invalid_fields)
     reject_msg r;
     r.reason = DOCA_SUCCESS;
     EXPECT_EQ(encode(r, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
+    r.reason = DOCA_ERROR_SKIPPED; // the highest known code is fine
+    EXPECT_EQ(encode(r, buf, sizeof buf, &len), DOCA_SUCCESS);
     r.reason = DOCA_ERROR_UNKNOWN;
     r.text = std::string(256, 'x');
     EXPECT_EQ(encode(r, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
@@ -298,6 +300,12 @@ TEST(unit_transport_wire, rejects_corrupt_headers_and_fields)
     const auto gr = enc(r);
     b = gr;
     std::memset(b.data() + 16, 0, 4); // reason 0
+    EXPECT_EQ(decode_any(b.data(), b.size(), &out), DOCA_ERROR_INVALID_VALUE);
+    b = gr;
+    b[16] = 31; // not a DOCA error code (would not fit the enum's value range either)
+    EXPECT_EQ(decode_any(b.data(), b.size(), &out), DOCA_ERROR_INVALID_VALUE);
+    b = gr;
+    b[17] = 1; // 0x100 + 5
     EXPECT_EQ(decode_any(b.data(), b.size(), &out), DOCA_ERROR_INVALID_VALUE);
     b = gr;
     b[20] = 0; // text length 0 but text byte present

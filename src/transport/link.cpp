@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "transport/link.hpp"
+
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "common/error_names.hpp"
+#include "common/log.hpp"
+#include "transport/unix_socket.hpp"
+#include "transport/wire.hpp"
+
+namespace softcomch::transport {
+
+namespace {
+
+unique_fd make_eventfd() noexcept { return unique_fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)); }
+
+void close_fds(int *fds, size_t n) noexcept
+{
+    for (size_t i = 0; i < n; ++i)
+        if (fds[i] >= 0)
+            ::close(fds[i]);
+}
+
+} // namespace
+
+// ---- link ----
+
+link::~link() = default;
+
+void link::wake_peer() noexcept
+{
+    uint64_t one = 1;
+    // EAGAIN means the counter is saturated: the peer is already due to wake up.
+    [[maybe_unused]] ssize_t r = ::write(peer_event_.get(), &one, sizeof one);
+}
+
+void link::drain_event() noexcept
+{
+    uint64_t v;
+    [[maybe_unused]] ssize_t r = ::read(my_event_.get(), &v, sizeof v);
+}
+
+bool link::peer_alive() noexcept
+{
+    char c;
+    ssize_t r = ::recv(sock_.get(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (r == 0)
+        return false; // orderly shutdown: the peer closed or its process ended
+    if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        return false; // reset
+    return true;
+}
+
+// ---- server side ----
+
+doca_error_t pending_link::read_hello(hello_info &hello)
+{
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    int fds[k_max_msg_fds];
+    size_t nfds = 0;
+    doca_error_t rc = recv_msg(sock_.get(), buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+    if (rc != DOCA_SUCCESS)
+        return rc;
+    wire::hello_msg m;
+    rc = wire::decode(buf, len, &m);
+    if (rc != DOCA_SUCCESS || nfds != wire::fds_for(wire::msg_type::hello)) {
+        close_fds(fds, nfds);
+        return rc != DOCA_SUCCESS ? rc : DOCA_ERROR_INVALID_VALUE;
+    }
+    if (m.proto_min > wire::k_protocol_version || m.proto_max < wire::k_protocol_version) {
+        close_fds(fds, nfds);
+        reject(DOCA_ERROR_UNSUPPORTED_VERSION, "unsupported protocol version");
+        return DOCA_ERROR_UNSUPPORTED_VERSION;
+    }
+    peer_event_.reset(fds[0]);
+    hello.pid = int(m.client_pid);
+    hello.bluefield = std::move(m.bluefield);
+    hello.host_function = std::move(m.host_function);
+    hello.name = std::move(m.server_name);
+    hello.params.max_msg_size = m.max_msg_size;
+    hello.params.recv_queue_size = m.recv_queue_size;
+    return DOCA_SUCCESS;
+}
+
+void pending_link::reject(doca_error_t reason, const std::string &text) noexcept
+{
+    wire::reject_msg m;
+    m.reason = reason;
+    m.text = text.substr(0, wire::k_max_text_len);
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    if (wire::encode(m, buf, sizeof buf, &len) == DOCA_SUCCESS)
+        send_msg(sock_.get(), buf, len, nullptr, 0);
+}
+
+doca_error_t pending_link::accept(const link_params &mine, const hello_info &hello, uint64_t id,
+                                  std::unique_ptr<link> &out)
+{
+    const uint32_t max_msg = std::min(mine.max_msg_size, hello.params.max_msg_size);
+    shm::segment_params sp;
+    // The server consumes client->server: that ring is sized by the server's receive queue.
+    sp.rings[shm::c2s] = shm::ring_layout::params_for(mine.recv_queue_size, max_msg);
+    sp.rings[shm::s2c] = shm::ring_layout::params_for(hello.params.recv_queue_size, max_msg);
+    sp.generation = id;
+
+    std::unique_ptr<link> l(new link());
+    doca_error_t rc = shm::segment::create(sp, l->segment_);
+    if (rc != DOCA_SUCCESS) {
+        reject(rc, "the server could not create the shared-memory segment");
+        return rc;
+    }
+    l->my_event_ = make_eventfd();
+    if (!l->my_event_) {
+        reject(DOCA_ERROR_OPERATING_SYSTEM, "the server could not create an eventfd");
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
+    if ((rc = l->segment_.producer(shm::s2c, l->tx_)) != DOCA_SUCCESS ||
+        (rc = l->segment_.consumer(shm::c2s, l->rx_)) != DOCA_SUCCESS)
+        return rc;
+
+    wire::accept_msg m;
+    m.max_msg_size = max_msg;
+    m.connection_id = id;
+    m.c2s_capacity = sp.rings[shm::c2s].capacity;
+    m.s2c_capacity = sp.rings[shm::s2c].capacity;
+    m.c2s_limit = sp.rings[shm::c2s].limit;
+    m.s2c_limit = sp.rings[shm::s2c].limit;
+    m.slot_size = sp.rings[shm::c2s].slot_size;
+    m.segment_size = l->segment_.size();
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    if ((rc = wire::encode(m, buf, sizeof buf, &len)) != DOCA_SUCCESS)
+        return rc;
+    int fds[2] = {l->segment_.fd(), l->my_event_.get()};
+    if ((rc = send_msg(sock_.get(), buf, len, fds, 2)) != DOCA_SUCCESS)
+        return rc;
+    // The client holds its own descriptor now; the mapping keeps the memory alive for us.
+    l->segment_.release_fd();
+    l->sock_ = std::move(sock_);
+    l->peer_event_ = std::move(peer_event_);
+    l->max_msg_size_ = max_msg;
+    l->id_ = id;
+    l->peer_pid_ = hello.pid;
+    out = std::move(l);
+    return DOCA_SUCCESS;
+}
+
+doca_error_t listener::open(const endpoint_info &info, std::unique_ptr<listener> &out)
+{
+    std::unique_ptr<listener> l(new listener());
+    doca_error_t rc = listen_at(info.socket_path, l->sock_);
+    if (rc != DOCA_SUCCESS)
+        return rc;
+    l->info_ = info;
+    try {
+        write_endpoint_info(info);
+    } catch (const std::system_error &e) {
+        SC_LOG_ERR("cannot publish endpoint %s: %s", info.socket_path.c_str(), e.what());
+        ::unlink(info.socket_path.c_str());
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
+    out = std::move(l);
+    return DOCA_SUCCESS;
+}
+
+listener::~listener()
+{
+    if (sock_)
+        remove_endpoint(info_);
+}
+
+doca_error_t listener::accept(std::unique_ptr<pending_link> &out)
+{
+    unique_fd s;
+    doca_error_t rc = accept_from(sock_.get(), s);
+    if (rc != DOCA_SUCCESS)
+        return rc;
+    out = std::make_unique<pending_link>(std::move(s));
+    return DOCA_SUCCESS;
+}
+
+// ---- client side ----
+
+connector::connector(std::string fabric_dir, endpoint_key key, link_params params, int pid)
+    : dir_(std::move(fabric_dir)), key_(std::move(key)), params_(params), pid_(pid)
+{
+}
+
+void connector::reset() noexcept
+{
+    sock_.reset();
+    my_event_.reset();
+    hello_sent_ = false;
+}
+
+connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
+{
+    if (!sock_) {
+        doca_error_t rc = connect_to(endpoint_socket_path(dir_, key_), sock_);
+        if (rc == DOCA_ERROR_NOT_FOUND || rc == DOCA_ERROR_AGAIN)
+            return result::no_server;
+        if (rc != DOCA_SUCCESS) {
+            why = std::string("cannot connect to the server's endpoint: ") + softcomch::error_name(rc);
+            return result::failed;
+        }
+    }
+    if (!hello_sent_) {
+        my_event_ = make_eventfd();
+        if (!my_event_) {
+            why = std::string("eventfd: ") + std::strerror(errno);
+            return result::failed;
+        }
+        wire::hello_msg m;
+        m.client_pid = uint32_t(pid_);
+        m.max_msg_size = params_.max_msg_size;
+        m.recv_queue_size = params_.recv_queue_size;
+        m.bluefield = key_.bluefield;
+        m.host_function = key_.host_function;
+        m.server_name = key_.name;
+        uint8_t buf[wire::k_max_message_size];
+        size_t len = 0;
+        doca_error_t rc = wire::encode(m, buf, sizeof buf, &len);
+        int fd = my_event_.get();
+        if (rc == DOCA_SUCCESS)
+            rc = send_msg(sock_.get(), buf, len, &fd, 1);
+        if (rc != DOCA_SUCCESS) {
+            // The server went away between connect and hello: look for it again later.
+            reset();
+            return result::no_server;
+        }
+        hello_sent_ = true;
+    }
+
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    int fds[k_max_msg_fds];
+    size_t nfds = 0;
+    doca_error_t rc = recv_msg(sock_.get(), buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+    if (rc == DOCA_ERROR_AGAIN)
+        return result::in_progress;
+    if (rc == DOCA_ERROR_CONNECTION_RESET) {
+        // The server stopped before answering (or was a stale endpoint): keep looking.
+        reset();
+        return result::no_server;
+    }
+    if (rc != DOCA_SUCCESS) {
+        why = std::string("handshake failed: ") + softcomch::error_name(rc);
+        reset();
+        return result::failed;
+    }
+    wire::message msg;
+    rc = wire::decode_any(buf, len, &msg);
+    if (rc != DOCA_SUCCESS) {
+        close_fds(fds, nfds);
+        why = std::string("invalid handshake reply from the server: ") + softcomch::error_name(rc);
+        reset();
+        return result::failed;
+    }
+    if (auto *rej = std::get_if<wire::reject_msg>(&msg)) {
+        close_fds(fds, nfds);
+        why = rej->text + " (" + softcomch::error_name(rej->reason) + ")";
+        reset();
+        return result::rejected;
+    }
+    auto *acc = std::get_if<wire::accept_msg>(&msg);
+    if (!acc || nfds != 2) {
+        close_fds(fds, nfds);
+        why = "unexpected handshake reply from the server";
+        reset();
+        return result::failed;
+    }
+    std::unique_ptr<link> l(new link());
+    unique_fd seg_fd(fds[0]);
+    l->peer_event_.reset(fds[1]);
+    rc = shm::segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
+    if (rc == DOCA_SUCCESS)
+        rc = l->segment_.producer(shm::c2s, l->tx_);
+    if (rc == DOCA_SUCCESS)
+        rc = l->segment_.consumer(shm::s2c, l->rx_);
+    if (rc == DOCA_SUCCESS && (l->tx_.capacity() != acc->c2s_capacity || l->rx_.capacity() != acc->s2c_capacity))
+        rc = DOCA_ERROR_INVALID_VALUE;
+    if (rc != DOCA_SUCCESS) {
+        why = std::string("cannot map the connection's shared memory: ") + softcomch::error_name(rc);
+        reset();
+        return result::failed;
+    }
+    l->segment_.release_fd(); // the mapping stays; the descriptor is not needed any more
+    l->sock_ = std::move(sock_);
+    l->my_event_ = std::move(my_event_);
+    l->max_msg_size_ = acc->max_msg_size;
+    l->id_ = acc->connection_id;
+    pid_t ppid = 0;
+    l->peer_pid_ = peer_pid(l->sock_.get(), &ppid) == DOCA_SUCCESS ? int(ppid) : 0;
+    hello_sent_ = false;
+    out = std::move(l);
+    return result::connected;
+}
+
+} // namespace softcomch::transport
