@@ -4,7 +4,6 @@
 // singleton, params, commands and callbacks.
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 
 #include "argp/argp_state.hpp"
 #include "common/guard.hpp"

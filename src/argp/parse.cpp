@@ -145,6 +145,8 @@ private:
 
 const doca_argp_param *parser::find_long(const std::string &name) const
 {
+    if (name.empty()) // params without long name have an empty one
+        return nullptr;
     for (const doca_argp_param *p : scope_params(chain_))
         if (p->long_name_ == name)
             return p;
@@ -154,6 +156,8 @@ const doca_argp_param *parser::find_long(const std::string &name) const
 // A file has no positions: its keys may name a flag of the program or of any selected command.
 const doca_argp_param *parser::find_json_key(const std::string &name) const
 {
+    if (name.empty())
+        return nullptr;
     for (size_t k = chain_.size(); k-- > 0;)
         for (const doca_argp_param *p : chain_[k]->params_)
             if (p->long_name_ == name)
@@ -163,6 +167,8 @@ const doca_argp_param *parser::find_json_key(const std::string &name) const
 
 const doca_argp_param *parser::find_short(const std::string &name) const
 {
+    if (name.empty())
+        return nullptr;
     for (const doca_argp_param *p : scope_params(chain_))
         if (p->short_name_ == name)
             return p;

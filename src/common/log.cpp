@@ -6,7 +6,6 @@
 #include "common/log.hpp"
 
 #include <doca_version.h>
-#include <fcntl.h>
 #include <sys/syscall.h>
 #include <syslog.h>
 #include <unistd.h>

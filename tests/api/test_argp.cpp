@@ -268,6 +268,14 @@ TEST_F(Argp, UnknownShortFlagAndStrayWord)
     EXPECT_EQ(start_captured({"-q"}, &out), DOCA_ERROR_NOT_SUPPORTED);
 }
 
+TEST_F(Argp, EmptyLongNameIsUnknown)
+{
+    register_basic();
+    ASSERT_EQ(doca_argp_register_param(make_param("z", nullptr, DOCA_ARGP_TYPE_STRING, str_cb)), DOCA_SUCCESS);
+    std::string out;
+    EXPECT_EQ(start_captured({"--=x"}, &out), DOCA_ERROR_NOT_SUPPORTED);
+}
+
 TEST_F(Argp, StrayWordIsNotSupported)
 {
     register_basic();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `softcomch` as a user runs it: the built binary ($SOFTCOMCH_TEST_BIN_DIR/bin/softcomch) is
-// started as a separate process and judged by its exit status and output.
+// `softcomch` as a user runs it: the built binary (<build>/bin/softcomch, <build> being
+// $SOFTCOMCH_TEST_BIN_DIR) is started as a separate process and judged by its exit status and
+// output.
 //
 // Suites:
 //   CliUsage, CliRun    need only the CLI itself (its fabric code): usage errors, a DPU side that
@@ -34,10 +35,15 @@ namespace {
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
 
+// The build directory: $SOFTCOMCH_TEST_BIN_DIR, else the parent of the directory holding this
+// test executable (<build>/tests/it_test_cli_run).
 std::string bin_dir()
 {
-    const char *dir = std::getenv("SOFTCOMCH_TEST_BIN_DIR");
-    return dir ? dir : "";
+    if (const char *dir = std::getenv("SOFTCOMCH_TEST_BIN_DIR"); dir && *dir)
+        return dir;
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().parent_path().string();
 }
 
 std::string softcomch_path()
@@ -185,7 +191,7 @@ class CliTest : public ::testing::Test {
   protected:
     void SetUp() override
     {
-        ASSERT_FALSE(bin_dir().empty()) << "SOFTCOMCH_TEST_BIN_DIR is not set (ctest sets it)";
+        ASSERT_FALSE(bin_dir().empty()) << "set SOFTCOMCH_TEST_BIN_DIR to the build directory";
         ASSERT_EQ(access(softcomch_path().c_str(), X_OK), 0)
             << softcomch_path() << " is missing: build the softcomch_cli target";
     }

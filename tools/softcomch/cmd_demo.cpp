@@ -188,9 +188,8 @@ step_outcome step_ping(const demo_context &ctx, long long count, int size, bool 
     out.notes.push_back("round-trip time p50 " + client["p50_us"] + " us, p99 " + client["p99_us"] +
                         " us (" + client["rtt_per_s"] + " round trips/s)");
     if (epoll)
-        out.notes.push_back("no busy polling: the client slept in epoll_wait() and was woken " +
-                            client["wakeups"] +
-                            " times through the progress engine's notification handle");
+        out.notes.push_back("no spinning: the client slept in epoll_wait(), woken " +
+                            client["wakeups"] + " times by the PE notification handle");
     out.ok = true;
     return out;
 }
