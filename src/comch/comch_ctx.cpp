@@ -24,9 +24,10 @@ comch_ctx::comch_ctx(const char *kind, doca_dev *dev, std::string name)
       max_msg_size_(dev->info()->comch().max_msg_size),
       recv_queue_size_(dev->info()->comch().default_recv_queue_size)
 {
+    dev_->hold(); // doca_dev_close refuses (IN_USE) while a context uses the device
 }
 
-comch_ctx::~comch_ctx() = default;
+comch_ctx::~comch_ctx() { dev_->release(); }
 
 doca_error_t comch_ctx::set_max_msg_size(uint32_t size, const char *func)
 {

@@ -23,11 +23,13 @@ constexpr uint64_t k_handshake_timeout_ns = 5'000'000'000ull;
 doca_comch_server::doca_comch_server(doca_dev *dev, doca_dev_rep *rep, std::string name)
     : comch_ctx("comch server", dev, std::move(name)), rep_(rep)
 {
+    rep_->hold();
 }
 
 doca_comch_server::~doca_comch_server()
 {
     release_all();
+    rep_->release();
 }
 
 doca_error_t doca_comch_server::event_connection_register(doca_comch_event_connection_status_changed_cb_t connect_cb,

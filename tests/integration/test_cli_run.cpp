@@ -25,8 +25,9 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <regex>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -161,6 +162,55 @@ bool contains(const std::string &haystack, const std::string &needle)
     return haystack.find(needle) != std::string::npos;
 }
 
+// Whether `text` has a line that starts with `prefix` and contains every one of `parts`, in
+// order. (Plain string matching: std::regex trips gcc 12's -Wmaybe-uninitialized under ASan.)
+bool has_line(const std::string &text, const std::string &prefix,
+              std::initializer_list<std::string> parts = {})
+{
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string_view line(text.data() + begin, end - begin);
+        if (line.starts_with(prefix)) {
+            size_t at = prefix.size();
+            bool all = true;
+            for (const auto &part : parts) {
+                at = line.find(part, at);
+                if (at == std::string_view::npos) {
+                    all = false;
+                    break;
+                }
+                at += part.size();
+            }
+            if (all)
+                return true;
+        }
+        begin = end + 1;
+    }
+    return false;
+}
+
+// "X.Y.Z" (each part decimal digits; the last one `last_digits` long when not 0) at the start.
+bool starts_with_version(std::string_view text, size_t last_digits = 0)
+{
+    for (int part = 0; part < 3; ++part) {
+        size_t n = 0;
+        while (n < text.size() && text[n] >= '0' && text[n] <= '9')
+            ++n;
+        if (n == 0 || (part == 2 && last_digits != 0 && n != last_digits))
+            return false;
+        text.remove_prefix(n);
+        if (part < 2) {
+            if (text.empty() || text.front() != '.')
+                return false;
+            text.remove_prefix(1);
+        }
+    }
+    return true;
+}
+
 // Where a fabric's directory would be (see src/transport/fabric.hpp): both candidates.
 std::vector<std::filesystem::path> fabric_dir_candidates(const std::string &fabric)
 {
@@ -208,9 +258,7 @@ TEST_F(CliUsage, HelpListsEveryCommand)
     auto r = softcomch({"--help"});
     EXPECT_EQ(r.status, 0);
     for (const char *cmd : {"run", "demo", "version", "help"})
-        EXPECT_TRUE(std::regex_search(r.out, std::regex(std::string("\n  ") + cmd + " +[A-Z]")))
-            << cmd << "\n"
-            << r.out;
+        EXPECT_TRUE(has_line(r.out, std::string("  ") + cmd + " ")) << cmd << "\n" << r.out;
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
@@ -282,10 +330,11 @@ TEST_F(CliUsage, VersionShowsBothVersions)
 {
     auto r = softcomch({"version"});
     EXPECT_EQ(r.status, 0);
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^softcomch [0-9]+\.[0-9]+\.[0-9]+\n)")))
-        << r.out;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(DOCA API [0-9]+\.[0-9]+\.[0-9]{4})")))
-        << r.out;
+    ASSERT_TRUE(r.out.starts_with("softcomch ")) << r.out;
+    EXPECT_TRUE(starts_with_version(std::string_view(r.out).substr(10))) << r.out;
+    const size_t api = r.out.find("\nDOCA API ");
+    ASSERT_NE(api, std::string::npos) << r.out;
+    EXPECT_TRUE(starts_with_version(std::string_view(r.out).substr(api + 10), 4)) << r.out;
     EXPECT_EQ(softcomch({"--version"}).out, r.out);
 }
 
@@ -318,11 +367,14 @@ TEST_F(CliRun, ChildrenGetAPrivateFabricThatIsRemoved)
         softcomch({"run", "--dpu", "echo side=$SOFTCOMCH_SIDE fabric=$SOFTCOMCH_FABRIC; exit 1",
                    "--host", "true"});
     EXPECT_EQ(r.status, 3);
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(
-        r.out, m, std::regex(R"(\[dpu\] side=dpu fabric=(run-[0-9]+-[0-9a-f]+)\n)")))
-        << r.out;
-    EXPECT_FALSE(fabric_dir_exists(m[1].str())) << "private fabric " << m[1] << " left behind";
+    const std::string marker = "[dpu] side=dpu fabric=";
+    const size_t at = r.out.find(marker);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const size_t end = r.out.find('\n', at);
+    ASSERT_NE(end, std::string::npos) << r.out;
+    const std::string fabric = r.out.substr(at + marker.size(), end - at - marker.size());
+    EXPECT_TRUE(fabric.starts_with("run-")) << fabric;
+    EXPECT_FALSE(fabric_dir_exists(fabric)) << "private fabric " << fabric << " left behind";
 }
 
 TEST_F(CliRun, NamedFabricIsUsedAndKept)
@@ -440,18 +492,11 @@ TEST_F(CliRunWithLibrary, CtrlPathSamplesExchangeMessages)
                         sample("comch_ctrl_path_client") + " --text 'ping from host'"},
                        60);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\[dpu\] .*Client says: 'ping from host')")))
-        << r.out;
-    EXPECT_TRUE(
-        std::regex_search(r.out, std::regex(R"(\[host\] .*Server replied: 'pong from dpu')")))
-        << r.out;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\[dpu\] .*Sample finished successfully)")))
-        << r.out;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\[host\] .*Sample finished successfully)")))
-        << r.out;
-    EXPECT_TRUE(std::regex_search(
-        r.err, std::regex(R"(softcomch run: dpu exited 0, host exited 0 \([0-9.]+ s\))")))
-        << r.err;
+    EXPECT_TRUE(has_line(r.out, "[dpu] ", {"Client says: 'ping from host'"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "[host] ", {"Server replied: 'pong from dpu'"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "[dpu] ", {"Sample finished successfully"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "[host] ", {"Sample finished successfully"})) << r.out;
+    EXPECT_TRUE(has_line(r.err, "softcomch run: dpu exited 0, host exited 0 (", {" s)"})) << r.err;
 }
 
 TEST_F(CliRunWithLibrary, CtrlPathSamplesUseNvidiaDefaults)
@@ -495,15 +540,14 @@ TEST_F(CliRunWithLibrary, PingEchoesEveryMessage)
                             sample("comch_ping") + " --role client -n 500 -s 200" + mode},
                            90);
         EXPECT_EQ(r.status, 0) << r.out << r.err;
-        EXPECT_TRUE(std::regex_search(
-            r.out,
-            std::regex(
-                "\\[host\\] RESULT role=client mode=" + std::string(epoll ? "epoll" : "poll") +
-                " count=500 size=200 replies=500 errors=0 .*p50_us=[0-9.]+ p99_us=[0-9.]+")))
+        EXPECT_TRUE(
+            has_line(r.out,
+                     "[host] RESULT role=client mode=" + std::string(epoll ? "epoll" : "poll") +
+                         " count=500 size=200 replies=500 errors=0 ",
+                     {" p50_us=", " p99_us="}))
             << r.out;
-        EXPECT_TRUE(std::regex_search(
-            r.out,
-            std::regex(R"(\[dpu\] RESULT role=server .* received=500 echoed=[0-9]+ errors=0)")))
+        EXPECT_TRUE(
+            has_line(r.out, "[dpu] RESULT role=server ", {" received=500 echoed=", " errors=0 "}))
             << r.out;
     }
 }
@@ -513,7 +557,8 @@ TEST_F(CliRunWithLibrary, DemoPasses)
     auto r = softcomch({"demo"}, 60);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "Demo passed: 3 of 3 steps")) << r.out;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(p50 [0-9.]+ us, p99 [0-9.]+ us)"))) << r.out;
+    EXPECT_TRUE(has_line(r.out, "      ok    round-trip time p50 ", {" us, p99 ", " us ("}))
+        << r.out;
     EXPECT_LT(r.seconds, 15);
 }
 
