@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// White-box tests of the progress engine, the context state machine and task pools, with a
+// minimal in-process context (no transport).
+#include <gtest/gtest.h>
+
+#include <sys/epoll.h>
+
+#include <vector>
+
+#include "core/ctx.hpp"
+#include "core/pe.hpp"
+#include "core/task.hpp"
+
+namespace {
+
+struct test_task : doca_task {
+    explicit test_task(doca_ctx *owner) : doca_task(owner) {}
+    int payload = 0;
+};
+
+// A context whose start/stop can be synchronous or asynchronous, and whose tasks complete when
+// poll() runs (one per poll call, like a device reporting one completion at a time).
+struct test_ctx final : doca_ctx {
+    test_ctx() : doca_ctx("test") {}
+
+    bool async_start = false;
+    bool finish_start = false; // poll moves STARTING -> RUNNING when set
+    std::vector<doca_task *> queue;
+    std::vector<int> completed; // payloads in completion order
+    std::vector<doca_error_t> statuses;
+    softcomch::core::task_pool<test_task> pool;
+    bool busy_on_arm = false;
+
+    static void invoke(doca_task *t)
+    {
+        auto *self = static_cast<test_ctx *>(t->ctx_);
+        self->completed.push_back(static_cast<test_task *>(t)->payload);
+        self->statuses.push_back(t->status_);
+        if (self->on_complete)
+            self->on_complete(static_cast<test_task *>(t));
+    }
+    std::function<void(test_task *)> on_complete;
+
+    doca_error_t submit(doca_task *t) override
+    {
+        t->state_ = softcomch::core::task_state::submitted;
+        task_submitted();
+        queue.push_back(t);
+        return DOCA_SUCCESS;
+    }
+    void free_task(doca_task *t) override { pool.release(static_cast<test_task *>(t)); }
+    unsigned poll() override
+    {
+        unsigned work = 0;
+        if (state() == DOCA_CTX_STATE_STARTING && finish_start) {
+            set_state(DOCA_CTX_STATE_RUNNING);
+            return 1;
+        }
+        if (!queue.empty()) {
+            doca_task *t = queue.front();
+            queue.erase(queue.begin());
+            complete(t, state() == DOCA_CTX_STATE_STOPPING ? DOCA_ERROR_SHUTDOWN : DOCA_SUCCESS);
+            ++work;
+        }
+        if (state() == DOCA_CTX_STATE_STOPPING && queue.empty() && try_finish_stop())
+            return work + 1;
+        return work;
+    }
+    softcomch::core::arm_result try_arm() override
+    {
+        softcomch::core::arm_result r;
+        r.busy = busy_on_arm || !queue.empty();
+        return r;
+    }
+
+protected:
+    doca_error_t do_start() override { return async_start ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS; }
+    void do_stop() override {}
+    uint32_t tasks_outstanding() const noexcept override { return pool.in_use(); }
+};
+
+struct transition {
+    doca_ctx_states prev, next, seen;
+};
+std::vector<transition> transitions;
+
+void record(const union doca_data, doca_ctx *ctx, doca_ctx_states prev, doca_ctx_states next)
+{
+    transitions.push_back({prev, next, ctx->state()});
+}
+
+class PeCtx : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        transitions.clear();
+        ASSERT_EQ(pe.init(), DOCA_SUCCESS);
+        ctx.set_state_changed_cb(record);
+        ctx.pool.configure(&ctx, 4, &test_ctx::invoke);
+    }
+    void TearDown() override
+    {
+        if (ctx.pe())
+            pe.disconnect(&ctx);
+    }
+    void drain()
+    {
+        for (int i = 0; i < 100 && pe.progress(); ++i) {
+        }
+    }
+    doca_pe pe;
+    test_ctx ctx;
+};
+
+TEST_F(PeCtx, StartWithoutEngineIsNotConnected)
+{
+    EXPECT_EQ(ctx.start(), DOCA_ERROR_NOT_CONNECTED);
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
+    EXPECT_TRUE(transitions.empty());
+}
+
+TEST_F(PeCtx, ConnectTwiceIsNotPermitted)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    doca_pe other;
+    ASSERT_EQ(other.init(), DOCA_SUCCESS);
+    EXPECT_EQ(other.connect(&ctx), DOCA_ERROR_NOT_PERMITTED);
+}
+
+TEST_F(PeCtx, SynchronousStartAndAsynchronousStop)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    ASSERT_EQ(transitions.size(), 1u);
+    EXPECT_EQ(transitions[0].prev, DOCA_CTX_STATE_IDLE);
+    EXPECT_EQ(transitions[0].next, DOCA_CTX_STATE_RUNNING);
+    EXPECT_EQ(transitions[0].seen, DOCA_CTX_STATE_RUNNING); // already in next_state
+    EXPECT_EQ(ctx.start(), DOCA_ERROR_BAD_STATE);
+    EXPECT_EQ(ctx.require_idle("test"), DOCA_ERROR_BAD_STATE);
+
+    ASSERT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS);
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_STOPPING);
+    EXPECT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS); // idempotent while stopping
+    drain();
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
+    ASSERT_EQ(transitions.size(), 3u);
+    EXPECT_EQ(transitions[2].next, DOCA_CTX_STATE_IDLE);
+    EXPECT_EQ(ctx.stop(), DOCA_ERROR_BAD_STATE);
+}
+
+TEST_F(PeCtx, AsynchronousStartReachesRunningThroughProgress)
+{
+    ctx.async_start = true;
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_ERROR_IN_PROGRESS);
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_STARTING);
+    EXPECT_EQ(pe.progress(), 0);
+    ctx.finish_start = true;
+    EXPECT_EQ(pe.progress(), 1);
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_RUNNING);
+    ASSERT_EQ(transitions.size(), 2u);
+    EXPECT_EQ(transitions[1].prev, DOCA_CTX_STATE_STARTING);
+}
+
+TEST_F(PeCtx, TaskPoolExhaustionAndReuse)
+{
+    std::vector<test_task *> got;
+    for (int i = 0; i < 4; ++i) {
+        test_task *t = ctx.pool.alloc();
+        ASSERT_NE(t, nullptr);
+        EXPECT_TRUE(ctx.pool.owns(t));
+        got.push_back(t);
+    }
+    EXPECT_EQ(ctx.pool.alloc(), nullptr);
+    EXPECT_EQ(ctx.pool.in_use(), 4u);
+    ctx.free_task(got[2]);
+    test_task *again = ctx.pool.alloc();
+    EXPECT_EQ(again, got[2]);
+    EXPECT_EQ(again->user_data_.u64, 0u);
+    int foreign_storage = 0;
+    EXPECT_FALSE(ctx.pool.owns(reinterpret_cast<doca_task *>(&foreign_storage)));
+}
+
+TEST_F(PeCtx, CompletionsInOrderAndCallbacksMayResubmitAndFree)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    int resubmitted = 0;
+    ctx.on_complete = [&](test_task *t) {
+        EXPECT_EQ(t->state_, softcomch::core::task_state::allocated); // the program owns it again
+        if (t->payload == 1 && resubmitted++ == 0) {
+            t->payload = 100;
+            EXPECT_EQ(ctx.submit(t), DOCA_SUCCESS);
+        } else {
+            ctx.free_task(t);
+        }
+    };
+    for (int i = 0; i < 3; ++i) {
+        test_task *t = ctx.pool.alloc();
+        t->payload = i;
+        ASSERT_EQ(ctx.submit(t), DOCA_SUCCESS);
+    }
+    EXPECT_EQ(ctx.inflight(), 3u);
+    drain();
+    EXPECT_EQ((std::vector<int>{0, 1, 2, 100}), ctx.completed);
+    EXPECT_EQ(ctx.inflight(), 0u);
+    EXPECT_EQ(ctx.pool.in_use(), 0u);
+}
+
+TEST_F(PeCtx, StopWaitsUntilEveryTaskIsFreed)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    std::vector<test_task *> kept;
+    ctx.on_complete = [&](test_task *t) { kept.push_back(t); }; // not freed yet
+    test_task *t = ctx.pool.alloc();
+    ASSERT_EQ(ctx.submit(t), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS);
+    drain();
+    ASSERT_EQ(ctx.statuses.size(), 1u);
+    EXPECT_EQ(ctx.statuses[0], DOCA_ERROR_SHUTDOWN); // flushed through the error path
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_STOPPING); // the task is still held by the program
+    ctx.free_task(kept[0]);
+    drain();
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
+}
+
+TEST_F(PeCtx, ProgressFromInsideACallbackIsRefused)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    uint8_t nested = 42;
+    ctx.on_complete = [&](test_task *t) {
+        nested = pe.progress();
+        ctx.free_task(t);
+    };
+    ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
+    drain();
+    EXPECT_EQ(nested, 0);
+}
+
+TEST_F(PeCtx, NotificationHandleIsReadableWhenWorkIsPending)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, pe.notification_fd(), &ev), 0);
+
+    // Nothing pending: armed, not readable.
+    ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
+    EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
+
+    // Work pending when arming: readable at once (no lost wake-up).
+    ctx.on_complete = [&](test_task *t) { ctx.free_task(t); };
+    ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
+    ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
+    EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 1);
+    ASSERT_EQ(pe.clear_notification(), DOCA_SUCCESS);
+    drain();
+    EXPECT_EQ(ctx.completed.size(), 1u);
+
+    // After clearing and progressing, the handle is quiet again.
+    ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
+    EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
+    close(ep);
+}
+
+} // namespace
