@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Shared by the benchmarks: CPU pinning, timing and the spin baseline (spin_baseline.cpp, built
+// into each benchmark with SOFTCOMCH_BENCH_NO_MAIN so every figure has its baseline from the
+// same run).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace softcomch::bench {
+
+struct percentiles {
+    double p50_us = 0;
+    double p99_us = 0;
+};
+
+int online_cpus();
+bool pin_to_cpu(int cpu);
+uint64_t ticks();
+double ticks_per_us();
+percentiles summarize(std::vector<uint64_t> &v);
+void spin_pause(bool single_cpu);
+// Round trips of `payload` bytes between two pinned processes spinning on shared memory.
+percentiles spin_rtt(size_t payload, size_t iters, size_t warmup);
+void print_context(const char *name);
+
+} // namespace softcomch::bench
