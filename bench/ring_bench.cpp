@@ -15,6 +15,7 @@
 //   ring_rtt,<bytes>,<p50_us>,<p99_us>
 //   ring_tput,<bytes>,<variant>,<Mmsg_per_s>
 //   ratio,<what>,<value>
+#include "bench_util.hpp"
 #include "transport/shm/segment.hpp"
 
 #include <sched.h>
@@ -27,22 +28,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-// From spin_baseline.cpp (compiled into this program with SOFTCOMCH_BENCH_NO_MAIN).
-namespace softcomch::bench {
-struct percentiles {
-    double p50_us = 0;
-    double p99_us = 0;
-};
-int online_cpus();
-bool pin_to_cpu(int cpu);
-uint64_t ticks();
-double ticks_per_us();
-percentiles summarize(std::vector<uint64_t> &v);
-void spin_pause(bool single_cpu);
-percentiles spin_rtt(size_t payload, size_t iters, size_t warmup);
-void print_context(const char *name);
-} // namespace softcomch::bench
 
 // The transport objects never log on these paths; weak stand-ins keep the link independent of
 // src/common/log.cpp.
@@ -225,8 +210,8 @@ double ring_tput(uint32_t queue, uint32_t max_payload, uint64_t count, uint32_t 
         uint64_t seq;
         std::memcpy(&seq, buf, sizeof seq);
         if (seq != got) {
-            std::fprintf(stderr, "ring_bench: sequence error %llu != %llu\n",
-                         static_cast<unsigned long long>(seq), static_cast<unsigned long long>(got));
+            using ull = unsigned long long;
+            std::fprintf(stderr, "ring_bench: sequence error %llu != %llu\n", ull(seq), ull(got));
             std::exit(1);
         }
         in.release();

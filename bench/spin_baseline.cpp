@@ -9,8 +9,10 @@
 // Output (CSV-ish, one line per measurement; times in microseconds):
 //   spin_rtt,<payload bytes>,<p50_us>,<p99_us>
 //
-// This file also serves ring_bench (compiled into it with SOFTCOMCH_BENCH_NO_MAIN) so that both
-// measure the baseline with the same code in the same run.
+// This file also serves the other benchmarks (compiled into them with SOFTCOMCH_BENCH_NO_MAIN;
+// declarations in bench_util.hpp) so that every figure has its baseline from the same run.
+#include "bench_util.hpp"
+
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -31,11 +33,6 @@
 #include <vector>
 
 namespace softcomch::bench {
-
-struct percentiles {
-    double p50_us = 0;
-    double p99_us = 0;
-};
 
 // ---- machine helpers ----
 

@@ -128,7 +128,8 @@ bool unescape(std::string_view v, std::string &out)
 
 bool parse_u32(const std::string &s, uint32_t &out) noexcept
 {
-    if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), digit))
         return false;
     const unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
     if (v > 0xffffffffull)

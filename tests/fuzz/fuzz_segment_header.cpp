@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0; // larger images add nothing but time
     // Shared memory is page aligned; give the image the same alignment (validation needs 8).
     const size_t cap = (size + 4095) & ~size_t(4095);
-    std::unique_ptr<uint8_t, free_deleter> img(static_cast<uint8_t *>(std::aligned_alloc(4096, cap)));
+    auto *raw = static_cast<uint8_t *>(std::aligned_alloc(4096, cap));
+    std::unique_ptr<uint8_t, free_deleter> img(raw);
     std::memcpy(img.get(), data, size);
     segment_layout lay;
     const doca_error_t err = segment::validate_header(img.get(), size, &lay);

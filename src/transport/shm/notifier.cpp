@@ -12,9 +12,10 @@ namespace softcomch::transport::shm {
 doca_error_t notifier::create(notifier &out) noexcept
 {
     const int fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (fd < 0)
-        return (errno == EMFILE || errno == ENFILE || errno == ENOMEM) ? DOCA_ERROR_NO_MEMORY
-                                                                         : DOCA_ERROR_OPERATING_SYSTEM;
+    if (fd < 0) {
+        const bool exhausted = errno == EMFILE || errno == ENFILE || errno == ENOMEM;
+        return exhausted ? DOCA_ERROR_NO_MEMORY : DOCA_ERROR_OPERATING_SYSTEM;
+    }
     out = notifier(unique_fd(fd));
     return DOCA_SUCCESS;
 }

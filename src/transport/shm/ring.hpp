@@ -28,8 +28,10 @@
 //     order), which makes a lost wake-up impossible (see ring_consumer::arm()).
 //
 // Memory-order edges (DPDK-style tags; every acquire/release in ring.inl names its partner):
-//   R1 -> A1  producer publishes a slot (seq store, release) -> consumer sees it (seq load, acquire)
-//   R2 -> A2  consumer frees slots (tail store, release) -> producer reuses them (tail load, acquire)
+//   R1 -> A1  producer publishes a slot (seq store, release)
+//             -> consumer sees it (seq load, acquire)
+//   R2 -> A2  consumer frees slots (tail store, release)
+//             -> producer reuses them (tail load, acquire)
 //   R3 -> A3  producer's wake check (armed exchange, release) -> consumer's arm (exchange,
 //             acquire): the Dekker pair of the sleep protocol
 //

@@ -13,7 +13,7 @@
 // Edges (each acquire/release below names its partner):
 //   R1 (publish: slot seq store-release)   -> A1 (peek/ready: slot seq load-acquire)
 //        the payload and slot header written before R1 are visible after A1.
-//   R2 (release: tail store-release)       -> A2 (refresh_tail: tail load-acquire)
+//   R2 (publish_tail: tail store-release)  -> A2 (refresh_tail: tail load-acquire)
 //        the consumer's reads of a slot happen before the producer overwrites it.
 //   R3 (wake_needed: armed exchange-release) -> A3 (arm: armed exchange-acquire)
 //        the Dekker pair of the sleep protocol: either the producer's exchange sees the arm,
@@ -44,8 +44,8 @@ inline slot_header *ring_producer::slot(uint64_t pos) const noexcept
 // is room for one more message.
 inline bool ring_producer::refresh_tail() noexcept
 {
-    // A2: pairs with R2 in ring_consumer::release(). After it, the consumer is done with every
-    // slot below `t`, so those slots may be rewritten.
+    // A2: pairs with R2 in ring_consumer::publish_tail(). After it, the consumer is done with all
+    // slots below `t`, so those slots may be rewritten.
     const uint64_t t = ctrl_->tail.load(std::memory_order_acquire);
     // A well-behaved consumer's tail only grows and never passes head_. A value outside
     // [tail_cache_, head_] comes from a corrupt peer: ignore it (the ring then merely looks full)

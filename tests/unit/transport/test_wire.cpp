@@ -331,8 +331,10 @@ TEST(unit_transport_wire, single_byte_corruptions_never_crash)
                     continue;
                 uint8_t again[k_max_message_size];
                 size_t len = 0;
-                const doca_error_t err =
-                    std::visit([&](const auto &v) { return encode(v, again, sizeof again, &len); }, out);
+                const auto reencode = [&](const auto &v) {
+                    return encode(v, again, sizeof again, &len);
+                };
+                const doca_error_t err = std::visit(reencode, out);
                 ASSERT_EQ(err, DOCA_SUCCESS) << i;
                 ASSERT_EQ(len, b.size());
                 EXPECT_EQ(std::memcmp(again, b.data(), len), 0) << "byte " << i;

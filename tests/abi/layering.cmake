@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Include rules between the layers of src/ (docs/design.md, docs/testing.md).
+#
+#   cmake -DSRC_DIR=<src/> -P layering.cmake
+#
+# Layer of a file = its first directory under src/. An #include "..." (or <...>) is resolved
+# relative to the including file, then to src/; the layer of the included file is its first
+# directory under src/ (an unresolved path counts by its first component). Rules:
+#
+#   common     includes nothing from core, transport, comch, capi, argp
+#   transport  nothing from core, comch, capi, argp; of the public headers only doca_error.h
+#              (and what it is made of: doca_compat.h, doca_config.h, doca_build_config.h):
+#              the transport never sees DOCA object types
+#   core       nothing from transport, comch, capi, argp
+#   comch      nothing from capi, argp
+#   any layer  nothing from capi, except capi itself and argp (the C API implementation stays
+#              on top)
+#
+# Every offending line is printed as file:line: text.
+
+cmake_minimum_required(VERSION 3.20)
+
+if(NOT DEFINED SRC_DIR OR NOT IS_DIRECTORY "${SRC_DIR}")
+  message(FATAL_ERROR "layering.cmake: -DSRC_DIR=<src directory> is required")
+endif()
+get_filename_component(SRC_DIR "${SRC_DIR}" ABSOLUTE)
+
+set(forbidden_common core transport comch capi argp)
+set(forbidden_transport core comch capi argp)
+set(forbidden_core transport comch capi argp)
+set(forbidden_comch capi argp)
+set(forbidden_capi)
+set(forbidden_argp)
+set(forbidden_other capi)
+set(known_layers common transport core comch capi argp)
+set(transport_public_allowed doca_error.h doca_compat.h doca_config.h doca_build_config.h)
+
+file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*)
+list(SORT files)
+
+set(report "")
+set(violations 0)
+set(scanned 0)
+foreach(rel IN LISTS files)
+  if(NOT rel MATCHES "\\.(c|cc|cpp|cxx|h|hh|hpp|hxx|inl|ipp|tpp)$")
+    continue()
+  endif()
+  math(EXPR scanned "${scanned} + 1")
+  if(rel MATCHES "^([^/]+)/")
+    set(layer "${CMAKE_MATCH_1}")
+  else()
+    set(layer "")
+  endif()
+  if(layer IN_LIST known_layers)
+    set(forbidden ${forbidden_${layer}})
+  else()
+    set(forbidden ${forbidden_other})
+  endif()
+  get_filename_component(file_dir ${SRC_DIR}/${rel} DIRECTORY)
+
+  # Split into lines. Characters that CMake's list syntax interprets are masked first so that
+  # one list element is exactly one line (line numbers stay right).
+  file(READ ${SRC_DIR}/${rel} text)
+  string(REPLACE "\\" "<sc-bs>" text "${text}")
+  string(REPLACE ";" "<sc-semi>" text "${text}")
+  string(REPLACE "[" "<sc-lb>" text "${text}")
+  string(REPLACE "]" "<sc-rb>" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(lineno 0)
+  foreach(line IN LISTS lines)
+    math(EXPR lineno "${lineno} + 1")
+    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]+)[>\"]")
+      continue()
+    endif()
+    set(quote "${CMAKE_MATCH_1}")
+    set(path "${CMAKE_MATCH_2}")
+    get_filename_component(base "${path}" NAME)
+
+    # Resolve the include.
+    set(target_layer "")
+    set(public_header "")
+    set(candidate "")
+    if(quote STREQUAL "\"" AND EXISTS "${file_dir}/${path}")
+      get_filename_component(candidate "${file_dir}/${path}" ABSOLUTE)
+    elseif(EXISTS "${SRC_DIR}/${path}")
+      get_filename_component(candidate "${SRC_DIR}/${path}" ABSOLUTE)
+    endif()
+    if(candidate)
+      file(RELATIVE_PATH crel ${SRC_DIR} ${candidate})
+      if(crel MATCHES "^\\.\\./")
+        if(base MATCHES "^doca_[A-Za-z0-9_]*\\.h$")
+          set(public_header "${base}")
+        endif()
+      elseif(crel MATCHES "^([^/]+)/")
+        set(target_layer "${CMAKE_MATCH_1}")
+      endif()
+    elseif(base MATCHES "^doca_[A-Za-z0-9_]*\\.h$")
+      set(public_header "${base}")
+    elseif(path MATCHES "^([^/]+)/" AND CMAKE_MATCH_1 IN_LIST known_layers)
+      set(target_layer "${CMAKE_MATCH_1}")
+    elseif(quote STREQUAL "\"" AND NOT path MATCHES "/")
+      set(target_layer "${layer}")
+    endif()
+
+    set(reason "")
+    if(NOT target_layer STREQUAL "" AND NOT target_layer STREQUAL layer
+       AND target_layer IN_LIST forbidden)
+      if(target_layer STREQUAL "capi")
+        set(reason "only src/capi and src/argp may include the C API implementation")
+      else()
+        set(reason "${layer} must not include ${target_layer}")
+      endif()
+    elseif(layer STREQUAL "transport" AND NOT public_header STREQUAL ""
+           AND NOT public_header IN_LIST transport_public_allowed)
+      set(reason "transport must not see DOCA object types (of the public headers only doca_error.h)")
+    endif()
+    if(NOT reason STREQUAL "")
+      string(REPLACE "<sc-bs>" "\\" shown "${line}")
+      string(REPLACE "<sc-semi>" ";" shown "${shown}")
+      string(REPLACE "<sc-lb>" "[" shown "${shown}")
+      string(REPLACE "<sc-rb>" "]" shown "${shown}")
+      string(STRIP "${shown}" shown)
+      string(APPEND report "  ${rel}:${lineno}: ${shown}    <- ${reason}\n")
+      math(EXPR violations "${violations} + 1")
+    endif()
+  endforeach()
+endforeach()
+
+if(scanned EQUAL 0)
+  message(FATAL_ERROR "layering.cmake: no source file found under ${SRC_DIR}")
+endif()
+if(violations GREATER 0)
+  message(FATAL_ERROR "layering rules broken under ${SRC_DIR}:\n${report}${violations} violation(s) "
+                      "(rules: tests/abi/layering.cmake, docs/testing.md)")
+endif()
+message(STATUS "layering: ${scanned} files under ${SRC_DIR} follow the include rules")
