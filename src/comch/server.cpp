@@ -174,7 +174,11 @@ unsigned doca_comch_server::service_handshakes()
             continue;
         }
         std::unique_ptr<doca_comch_connection> conn;
-        if (rc != DOCA_SUCCESS) {
+        if (rc == DOCA_ERROR_CONNECTION_RESET) {
+            // Closed before saying hello: a liveness probe (list_endpoints) or a client that
+            // gave up. Nothing to report.
+            SC_LOG_DBG("comch server '%s': a peer connected and closed without a handshake", name_.c_str());
+        } else if (rc != DOCA_SUCCESS) {
             SC_LOG_WARN("comch server '%s': dropped a client with an invalid handshake (%s)", name_.c_str(),
                         softcomch::error_name(rc));
         } else if (hello.name != name_ || hello.host_function != rep_->info()->pci_addr() ||

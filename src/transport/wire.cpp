@@ -55,6 +55,23 @@ constexpr size_t k_text_field = 256;
 constexpr size_t k_reject_size = k_rej_text + k_text_field;
 static_assert(k_reject_size == 280);
 
+// CONSUMER_ANNOUNCE
+constexpr size_t k_ann_id = 16;
+constexpr size_t k_ann_imm = 20;
+constexpr size_t k_ann_mech = 24;
+constexpr size_t k_ann_pid = 28;
+constexpr size_t k_ann_chan_size = 32;
+constexpr size_t k_ann_mem_base = 40;
+constexpr size_t k_ann_mem_size = 48;
+constexpr size_t k_ann_reserved = 56;
+constexpr size_t k_announce_size = 64;
+constexpr uint32_t k_max_imm = 32;
+
+// CONSUMER_ACK / CONSUMER_EXPIRE
+constexpr size_t k_cons_id = 16;
+constexpr size_t k_cons_word = 20;
+constexpr size_t k_cons_size = 24;
+
 static_assert(k_hello_size <= k_max_message_size && k_accept_size <= k_max_message_size &&
               k_reject_size <= k_max_message_size);
 
@@ -69,6 +86,10 @@ constexpr type_row k_types[] = {
     {msg_type::hello, k_hello_size, 1, "HELLO"},
     {msg_type::accept, k_accept_size, 2, "ACCEPT"},
     {msg_type::reject, k_reject_size, 0, "REJECT"},
+    // nfds is the maximum: 3 with shared memory, 2 with process_vm_writev (checked by the caller).
+    {msg_type::consumer_announce, k_announce_size, 3, "CONSUMER_ANNOUNCE"},
+    {msg_type::consumer_ack, k_cons_size, 0, "CONSUMER_ACK"},
+    {msg_type::consumer_expire, k_cons_size, 0, "CONSUMER_EXPIRE"},
 };
 
 const type_row *find_type(uint16_t t) noexcept
@@ -288,6 +309,57 @@ doca_error_t encode(const reject_msg &m, uint8_t *buf, size_t cap, size_t *len) 
     return DOCA_SUCCESS;
 }
 
+bool valid_announce(const consumer_announce_msg &m) noexcept
+{
+    return m.consumer_id != 0 && m.imm_data_len <= k_max_imm &&
+           (m.mechanism == memory_mechanism::shared || m.mechanism == memory_mechanism::pvw) &&
+           m.consumer_pid != 0 && m.channel_size != 0 && m.mem_size != 0 &&
+           m.mem_base + m.mem_size > m.mem_base; // no wrap-around
+}
+
+doca_error_t encode(const consumer_announce_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept
+{
+    if (!valid_announce(m) || buf == nullptr || len == nullptr)
+        return DOCA_ERROR_INVALID_VALUE;
+    if (cap < k_announce_size)
+        return DOCA_ERROR_TOO_BIG;
+    start(buf, msg_type::consumer_announce, k_announce_size);
+    put32(buf + k_ann_id, m.consumer_id);
+    put32(buf + k_ann_imm, m.imm_data_len);
+    put32(buf + k_ann_mech, static_cast<uint32_t>(m.mechanism));
+    put32(buf + k_ann_pid, m.consumer_pid);
+    put64(buf + k_ann_chan_size, m.channel_size);
+    put64(buf + k_ann_mem_base, m.mem_base);
+    put64(buf + k_ann_mem_size, m.mem_size);
+    *len = k_announce_size;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t encode(const consumer_ack_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept
+{
+    if (m.consumer_id == 0 || m.status > 30 || buf == nullptr || len == nullptr)
+        return DOCA_ERROR_INVALID_VALUE;
+    if (cap < k_cons_size)
+        return DOCA_ERROR_TOO_BIG;
+    start(buf, msg_type::consumer_ack, k_cons_size);
+    put32(buf + k_cons_id, m.consumer_id);
+    put32(buf + k_cons_word, m.status);
+    *len = k_cons_size;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t encode(const consumer_expire_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept
+{
+    if (m.consumer_id == 0 || buf == nullptr || len == nullptr)
+        return DOCA_ERROR_INVALID_VALUE;
+    if (cap < k_cons_size)
+        return DOCA_ERROR_TOO_BIG;
+    start(buf, msg_type::consumer_expire, k_cons_size);
+    put32(buf + k_cons_id, m.consumer_id);
+    *len = k_cons_size;
+    return DOCA_SUCCESS;
+}
+
 // ---- decoders ----
 
 doca_error_t decode_header(const uint8_t *buf, size_t len, header *out) noexcept
@@ -408,6 +480,57 @@ doca_error_t decode(const uint8_t *buf, size_t len, reject_msg *out) noexcept
     return DOCA_SUCCESS;
 }
 
+doca_error_t decode(const uint8_t *buf, size_t len, consumer_announce_msg *out) noexcept
+{
+    doca_error_t err = expect(buf, len, msg_type::consumer_announce);
+    if (err != DOCA_SUCCESS)
+        return err;
+    if (!all_zero(buf + k_ann_reserved, k_announce_size - k_ann_reserved))
+        return DOCA_ERROR_INVALID_VALUE;
+    consumer_announce_msg m;
+    m.consumer_id = get32(buf + k_ann_id);
+    m.imm_data_len = get32(buf + k_ann_imm);
+    m.mechanism = static_cast<memory_mechanism>(get32(buf + k_ann_mech));
+    m.consumer_pid = get32(buf + k_ann_pid);
+    m.channel_size = get64(buf + k_ann_chan_size);
+    m.mem_base = get64(buf + k_ann_mem_base);
+    m.mem_size = get64(buf + k_ann_mem_size);
+    if (!valid_announce(m))
+        return DOCA_ERROR_INVALID_VALUE;
+    if (out != nullptr)
+        *out = m;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t decode(const uint8_t *buf, size_t len, consumer_ack_msg *out) noexcept
+{
+    doca_error_t err = expect(buf, len, msg_type::consumer_ack);
+    if (err != DOCA_SUCCESS)
+        return err;
+    consumer_ack_msg m;
+    m.consumer_id = get32(buf + k_cons_id);
+    m.status = get32(buf + k_cons_word);
+    if (m.consumer_id == 0 || m.status > 30)
+        return DOCA_ERROR_INVALID_VALUE;
+    if (out != nullptr)
+        *out = m;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t decode(const uint8_t *buf, size_t len, consumer_expire_msg *out) noexcept
+{
+    doca_error_t err = expect(buf, len, msg_type::consumer_expire);
+    if (err != DOCA_SUCCESS)
+        return err;
+    consumer_expire_msg m;
+    m.consumer_id = get32(buf + k_cons_id);
+    if (m.consumer_id == 0 || !all_zero(buf + k_cons_word, 4))
+        return DOCA_ERROR_INVALID_VALUE;
+    if (out != nullptr)
+        *out = m;
+    return DOCA_SUCCESS;
+}
+
 doca_error_t decode_any(const uint8_t *buf, size_t len, message *out) noexcept
 {
     header h;
@@ -436,6 +559,27 @@ doca_error_t decode_any(const uint8_t *buf, size_t len, message *out) noexcept
             err = decode(buf, len, &m);
             if (err == DOCA_SUCCESS && out != nullptr)
                 *out = std::move(m);
+            return err;
+        }
+        case msg_type::consumer_announce: {
+            consumer_announce_msg m;
+            err = decode(buf, len, &m);
+            if (err == DOCA_SUCCESS && out != nullptr)
+                *out = m;
+            return err;
+        }
+        case msg_type::consumer_ack: {
+            consumer_ack_msg m;
+            err = decode(buf, len, &m);
+            if (err == DOCA_SUCCESS && out != nullptr)
+                *out = m;
+            return err;
+        }
+        case msg_type::consumer_expire: {
+            consumer_expire_msg m;
+            err = decode(buf, len, &m);
+            if (err == DOCA_SUCCESS && out != nullptr)
+                *out = m;
             return err;
         }
         }

@@ -55,7 +55,10 @@ enum class msg_type : uint16_t {
     hello = 1,
     accept = 2,
     reject = 3,
-    // 16..: reserved for the fast path (mmap_export, ...).
+    // Fast path, on an established connection's socket (either direction):
+    consumer_announce = 16, // a consumer was created: its channel, memory and eventfd follow
+    consumer_ack = 17,      // the peer mapped the announced consumer (or refused it)
+    consumer_expire = 18,   // the consumer is gone; producers must stop using it
 };
 
 // The decoded common header.
@@ -99,7 +102,36 @@ struct reject_msg {
     std::string text;                         // 0..255 bytes, no NUL
 };
 
-using message = std::variant<hello_msg, accept_msg, reject_msg>;
+// How a producer reaches the memory of a remote consumer.
+enum class memory_mechanism : uint32_t {
+    shared = 1, // the consumer's pages are in a memfd (sent along); the producer maps it
+    pvw = 2,    // process_vm_writev into the consumer's pid at the consumer's addresses
+};
+
+// CONSUMER_ANNOUNCE: fds = [channel memfd, consumer eventfd] plus [memory memfd] when shared.
+struct consumer_announce_msg {
+    uint32_t consumer_id = 0;       // > 0, unique among this side's consumers on the connection
+    uint32_t imm_data_len = 0;      // the consumer's immediate-data length, <= 32
+    memory_mechanism mechanism = memory_mechanism::shared;
+    uint32_t consumer_pid = 0;      // > 0 (target of process_vm_writev)
+    uint64_t channel_size = 0;      // bytes of the channel memfd, > 0
+    uint64_t mem_base = 0;          // consumer address of the start of the reachable range
+    uint64_t mem_size = 0;          // bytes of the range (== the memfd size when shared), > 0
+};
+
+// CONSUMER_ACK: the producer side attached (status 0) or refused (a DOCA error code).
+struct consumer_ack_msg {
+    uint32_t consumer_id = 0;
+    uint32_t status = 0;
+};
+
+// CONSUMER_EXPIRE: the consumer stopped or was destroyed.
+struct consumer_expire_msg {
+    uint32_t consumer_id = 0;
+};
+
+using message = std::variant<hello_msg, accept_msg, reject_msg, consumer_announce_msg, consumer_ack_msg,
+                             consumer_expire_msg>;
 
 // Size of a message of `type` in this version, 0 if the type is unknown.
 size_t message_size(msg_type type) noexcept;
@@ -114,6 +146,9 @@ const char *type_name(msg_type type) noexcept;
 doca_error_t encode(const hello_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
 doca_error_t encode(const accept_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
 doca_error_t encode(const reject_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
+doca_error_t encode(const consumer_announce_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
+doca_error_t encode(const consumer_ack_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
+doca_error_t encode(const consumer_expire_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept;
 
 // Validates the header of the datagram `buf` (`len` bytes: the whole datagram).
 // DOCA_ERROR_INVALID_VALUE: too short, bad magic, flags, or length != len, or the length does not
@@ -127,6 +162,9 @@ doca_error_t decode_header(const uint8_t *buf, size_t len, header *out) noexcept
 doca_error_t decode(const uint8_t *buf, size_t len, hello_msg *out) noexcept;
 doca_error_t decode(const uint8_t *buf, size_t len, accept_msg *out) noexcept;
 doca_error_t decode(const uint8_t *buf, size_t len, reject_msg *out) noexcept;
+doca_error_t decode(const uint8_t *buf, size_t len, consumer_announce_msg *out) noexcept;
+doca_error_t decode(const uint8_t *buf, size_t len, consumer_ack_msg *out) noexcept;
+doca_error_t decode(const uint8_t *buf, size_t len, consumer_expire_msg *out) noexcept;
 // Decodes whatever known message `buf` holds.
 doca_error_t decode_any(const uint8_t *buf, size_t len, message *out) noexcept;
 

@@ -77,7 +77,47 @@ TEST(unit_transport_wire, type_table)
     EXPECT_EQ(fds_for(msg_type::accept), 2u);
     EXPECT_EQ(fds_for(msg_type::reject), 0u);
     EXPECT_STREQ(type_name(msg_type::accept), "ACCEPT");
-    EXPECT_STREQ(type_name(static_cast<msg_type>(16)), "UNKNOWN");
+    EXPECT_STREQ(type_name(static_cast<msg_type>(99)), "UNKNOWN");
+    EXPECT_STREQ(type_name(msg_type::consumer_announce), "CONSUMER_ANNOUNCE");
+    EXPECT_EQ(fds_for(msg_type::consumer_announce), 3u);
+}
+
+TEST(unit_transport_wire, fast_path_messages_round_trip)
+{
+    consumer_announce_msg a;
+    a.consumer_id = 7;
+    a.imm_data_len = 32;
+    a.mechanism = memory_mechanism::pvw;
+    a.consumer_pid = 1234;
+    a.channel_size = 8192;
+    a.mem_base = 0x7f0000001000ull;
+    a.mem_size = 1 << 20;
+    uint8_t buf[k_max_message_size];
+    size_t len = 0;
+    ASSERT_EQ(encode(a, buf, sizeof buf, &len), DOCA_SUCCESS);
+    message out;
+    ASSERT_EQ(decode_any(buf, len, &out), DOCA_SUCCESS);
+    const auto &a2 = std::get<consumer_announce_msg>(out);
+    EXPECT_EQ(a2.consumer_id, 7u);
+    EXPECT_EQ(a2.mechanism, memory_mechanism::pvw);
+    EXPECT_EQ(a2.mem_base, a.mem_base);
+    EXPECT_EQ(a2.mem_size, a.mem_size);
+    a.imm_data_len = 33; // above the immediate-data maximum
+    EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
+    a.imm_data_len = 0;
+    a.mem_base = ~0ull - 10; // wraps around
+    EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
+
+    consumer_ack_msg k{9, 0};
+    ASSERT_EQ(encode(k, buf, sizeof buf, &len), DOCA_SUCCESS);
+    ASSERT_EQ(decode_any(buf, len, &out), DOCA_SUCCESS);
+    EXPECT_EQ(std::get<consumer_ack_msg>(out).consumer_id, 9u);
+    consumer_expire_msg e{11};
+    ASSERT_EQ(encode(e, buf, sizeof buf, &len), DOCA_SUCCESS);
+    ASSERT_EQ(decode_any(buf, len, &out), DOCA_SUCCESS);
+    EXPECT_EQ(std::get<consumer_expire_msg>(out).consumer_id, 11u);
+    buf[20] = 1; // reserved word must be zero
+    EXPECT_EQ(decode_any(buf, len, &out), DOCA_ERROR_INVALID_VALUE);
 }
 
 TEST(unit_transport_wire, hello_round_trip_and_layout)
@@ -255,10 +295,10 @@ TEST(unit_transport_wire, rejects_corrupt_headers_and_fields)
     b[12] = 1; // flags
     EXPECT_EQ(decode_any(b.data(), b.size(), &out), DOCA_ERROR_INVALID_VALUE);
     b = good;
-    b[6] = 16; // unknown (future) type: NOT_SUPPORTED, header still reported
+    b[6] = 99; // unknown (future) type: NOT_SUPPORTED, header still reported
     header hd;
     EXPECT_EQ(decode_header(b.data(), b.size(), &hd), DOCA_ERROR_NOT_SUPPORTED);
-    EXPECT_EQ(hd.type, 16);
+    EXPECT_EQ(hd.type, 99);
     EXPECT_EQ(decode_any(b.data(), b.size(), &out), DOCA_ERROR_NOT_SUPPORTED);
     b = good;
     b[6] = 2; // says ACCEPT but has HELLO's size
