@@ -102,6 +102,11 @@ public:
                (p - base) % sizeof(T) == 0;
     }
 
+    // Position of a task of this pool (0..capacity-1), and back: lets a task be named by index
+    // in shared memory.
+    uint32_t index_of(const T *t) const noexcept { return uint32_t(t - storage_.get()); }
+    T *at(uint32_t i) const noexcept { return i < capacity_ ? &storage_.get()[i] : nullptr; }
+
     uint32_t capacity() const noexcept { return capacity_; }
     uint32_t in_use() const noexcept { return in_use_; }
 
