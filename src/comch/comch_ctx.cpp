@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/comch_ctx.hpp"
 
+#include <unistd.h>
+
 #include <cstring>
+#include <variant>
 
 #include "comch/connection.hpp"
+#include "comch/consumer.hpp"
+#include "transport/unix_socket.hpp"
+#include "common/error_names.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
 #include "core/pe.hpp"
@@ -246,8 +252,7 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
     auto &link = *conn->link_;
     if (conn->socket_ready_) {
         conn->socket_ready_ = false;
-        if (!link.peer_alive())
-            conn->peer_gone_ = true;
+        work += service_socket(conn);
     }
     // Deliver what arrived. A callback may stop this context (the connection then closes after
     // the loop) but cannot destroy it: destroy is refused unless IDLE.
@@ -299,8 +304,142 @@ bool comch_ctx::close_connection(doca_comch_connection *conn)
     return true;
 }
 
+unsigned comch_ctx::service_socket(doca_comch_connection *conn)
+{
+    namespace wire = softcomch::transport::wire;
+    unsigned work = 0;
+    for (;;) {
+        uint8_t buf[wire::k_max_message_size];
+        size_t len = 0;
+        int fds[softcomch::transport::k_max_msg_fds];
+        size_t nfds = 0;
+        doca_error_t rc = softcomch::transport::recv_msg(conn->link_->socket_fd(), buf, sizeof buf, &len, fds, &nfds,
+                                                          softcomch::transport::k_max_msg_fds);
+        if (rc == DOCA_ERROR_AGAIN)
+            break;
+        if (rc != DOCA_SUCCESS) {
+            // EOF or reset: the peer process closed its end (exit, crash, or close).
+            conn->peer_gone_ = true;
+            break;
+        }
+        ++work;
+        wire::message m;
+        rc = wire::decode_any(buf, len, &m);
+        if (rc == DOCA_SUCCESS && std::holds_alternative<wire::consumer_announce_msg>(m)) {
+            handle_announce(conn, std::get<wire::consumer_announce_msg>(m), fds, nfds);
+            continue;
+        }
+        for (size_t i = 0; i < nfds; ++i)
+            ::close(fds[i]);
+        if (rc != DOCA_SUCCESS) {
+            SC_LOG_WARN("%s '%s': ignored an invalid message from the peer (%s)", kind_name(), name_.c_str(),
+                        softcomch::error_name(rc));
+        } else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m)) {
+            std::lock_guard<std::mutex> g(conn->fast_.mu);
+            auto it = conn->fast_.local.find(ack->consumer_id);
+            if (it != conn->fast_.local.end())
+                it->second->peer_acknowledged(ack->status);
+        } else if (auto *exp = std::get_if<wire::consumer_expire_msg>(&m)) {
+            handle_expire(conn, exp->consumer_id);
+        } else {
+            SC_LOG_WARN("%s '%s': unexpected handshake message on an established connection", kind_name(),
+                        name_.c_str());
+        }
+    }
+    return work;
+}
+
+void comch_ctx::send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t status) noexcept
+{
+    namespace wire = softcomch::transport::wire;
+    wire::consumer_ack_msg a;
+    a.consumer_id = id;
+    a.status = uint32_t(status);
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    if (wire::encode(a, buf, sizeof buf, &len) == DOCA_SUCCESS)
+        softcomch::transport::send_msg(conn->link_->socket_fd(), buf, len, nullptr, 0);
+}
+
+void comch_ctx::handle_announce(doca_comch_connection *conn, const softcomch::transport::wire::consumer_announce_msg &m,
+                                int *fds, size_t nfds)
+{
+    namespace wire = softcomch::transport::wire;
+    namespace shm = softcomch::transport::shm;
+    const bool shared = m.mechanism == uint32_t(shm::memory_mechanism::shared);
+    // Take ownership of every descriptor first, so each exits through one path.
+    softcomch::unique_fd chan_fd(nfds > 0 ? fds[0] : -1), event_fd(nfds > 1 ? fds[1] : -1),
+        mem_fd(nfds > 2 ? fds[2] : -1);
+    for (size_t i = 3; i < nfds; ++i)
+        ::close(fds[i]);
+    auto rc_ok = std::make_shared<softcomch::comch::remote_consumer>();
+    doca_error_t rc = nfds == (shared ? 3u : 2u) ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+    if (rc == DOCA_SUCCESS)
+        rc = shm::fast_channel::attach(chan_fd.get(), m.channel_size, rc_ok->channel);
+    if (rc == DOCA_SUCCESS)
+        rc = rc_ok->queue.attach(rc_ok->channel);
+    if (rc == DOCA_SUCCESS) {
+        shm::memory_desc d{};
+        d.mechanism = m.mechanism;
+        d.pid = m.pid;
+        d.addr = m.addr;
+        d.len = m.len;
+        d.map_base = m.map_base;
+        d.map_size = m.map_size;
+        d.file_offset = m.file_offset;
+        rc = shm::map_peer(mem_fd.get(), d, rc_ok->memory);
+    }
+    if (rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("%s '%s': cannot reach the peer's consumer %u: %s", kind_name(), name_.c_str(), m.consumer_id,
+                   softcomch::error_name(rc));
+        send_ack(conn, m.consumer_id, rc);
+        return;
+    }
+    rc_ok->id = m.consumer_id;
+    rc_ok->imm_data_len = m.imm_data_len;
+    rc_ok->event = std::move(event_fd);
+    {
+        std::lock_guard<std::mutex> g(conn->fast_.mu);
+        conn->fast_.remote[m.consumer_id] = rc_ok;
+    }
+    send_ack(conn, m.consumer_id, DOCA_SUCCESS);
+    pe()->flush_completions();
+    if (new_consumer_cb_)
+        new_consumer_cb_(&consumer_event_, conn, m.consumer_id);
+}
+
+void comch_ctx::handle_expire(doca_comch_connection *conn, uint32_t id)
+{
+    std::shared_ptr<softcomch::comch::remote_consumer> r;
+    {
+        std::lock_guard<std::mutex> g(conn->fast_.mu);
+        auto it = conn->fast_.remote.find(id);
+        if (it == conn->fast_.remote.end())
+            return;
+        r = std::move(it->second);
+        conn->fast_.remote.erase(it);
+    }
+    r->expired.store(true, std::memory_order_release);
+    conn->fast_.generation.fetch_add(1, std::memory_order_acq_rel);
+    pe()->flush_completions();
+    if (expired_consumer_cb_)
+        expired_consumer_cb_(&consumer_event_, conn, id);
+}
+
+void comch_ctx::end_fast_path(doca_comch_connection *conn) noexcept
+{
+    std::lock_guard<std::mutex> g(conn->fast_.mu);
+    for (auto &[id, r] : conn->fast_.remote)
+        r->expired.store(true, std::memory_order_release);
+    conn->fast_.remote.clear();
+    conn->fast_.generation.fetch_add(1, std::memory_order_acq_rel);
+    for (auto &[id, c] : conn->fast_.local)
+        c->peer_gone();
+}
+
 void comch_ctx::abort_connection(doca_comch_connection *conn, doca_error_t status)
 {
+    end_fast_path(conn);
     while (doca_task *t = conn->pending_.pop_front())
         complete(t, status);
     unregister_connection(conn);

@@ -15,6 +15,7 @@
 #include "core/ctx.hpp"
 #include "core/task.hpp"
 #include "transport/link.hpp"
+#include "transport/wire.hpp"
 
 struct doca_dev;
 struct doca_comch_connection;
@@ -86,6 +87,9 @@ protected:
     // Local close: after pending sends drained, sends the disconnect notice. Returns true when
     // the connection is closed (false: still draining).
     bool close_connection(doca_comch_connection *conn);
+    // Reads the connection's socket: fast-path messages (consumer announce/ack/expire) and the
+    // hang-up that means the peer is gone.
+    unsigned service_socket(doca_comch_connection *conn);
     // Adds one connection's answer to a notification request.
     void arm_connection(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
     // Closes at once: pending sends fail with `status`, descriptors are released.
@@ -106,6 +110,12 @@ protected:
 
 private:
     static void invoke_send(doca_task *t);
+    void handle_announce(doca_comch_connection *conn, const softcomch::transport::wire::consumer_announce_msg &m,
+                         int *fds, size_t nfds);
+    void handle_expire(doca_comch_connection *conn, uint32_t id);
+    void send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t status) noexcept;
+    // The connection ended: the peer's consumers expire, ours lose their peer.
+    void end_fast_path(doca_comch_connection *conn) noexcept;
     // Writes one send into the ring; false if there is no room.
     bool write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept;
     unsigned flush_pending(doca_comch_connection *conn) noexcept;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "common/intrusive_fifo.hpp"
+#include "comch/fastpath.hpp"
 #include "common/object_tag.hpp"
 #include "core/pe.hpp"
 #include "core/task.hpp"
@@ -40,6 +41,7 @@ struct doca_comch_connection {
     bool peer_gone_ = false;        // liveness socket hung up (peer process died or closed)
     bool peer_closed_ = false;      // the peer sent its disconnect notice
     bool events_registered_ = false;
+    softcomch::comch::fast_registry fast_; // producers/consumers on this connection
 
     struct counters {
         uint64_t sent_messages = 0;

@@ -293,6 +293,14 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
         SC_LOG_ERR("doca_comch_server_disconnect: the connection is already closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
+    uint32_t consumers = conn->fast_.live_consumers.load(std::memory_order_relaxed);
+    uint32_t producers = conn->fast_.live_producers.load(std::memory_order_relaxed);
+    if (consumers || producers) {
+        SC_LOG_ERR("doca_comch_server_disconnect: %u consumer(s) and %u producer(s) still use the connection; "
+                   "destroy them first",
+                   consumers, producers);
+        return DOCA_ERROR_IN_USE;
+    }
     if (!close_connection(conn)) {
         SC_LOG_DBG("doca_comch_server_disconnect: sends still queued; retry after progress");
         conn->state_ = doca_comch_connection::state::open;

@@ -58,13 +58,15 @@ static_assert(k_reject_size == 280);
 // CONSUMER_ANNOUNCE
 constexpr size_t k_ann_id = 16;
 constexpr size_t k_ann_imm = 20;
-constexpr size_t k_ann_mech = 24;
-constexpr size_t k_ann_pid = 28;
-constexpr size_t k_ann_chan_size = 32;
-constexpr size_t k_ann_mem_base = 40;
-constexpr size_t k_ann_mem_size = 48;
-constexpr size_t k_ann_reserved = 56;
-constexpr size_t k_announce_size = 64;
+constexpr size_t k_ann_chan_size = 24;
+constexpr size_t k_ann_mech = 32;
+constexpr size_t k_ann_pid = 36;
+constexpr size_t k_ann_addr = 40;
+constexpr size_t k_ann_len = 48;
+constexpr size_t k_ann_map_base = 56;
+constexpr size_t k_ann_map_size = 64;
+constexpr size_t k_ann_file_off = 72;
+constexpr size_t k_announce_size = 80;
 constexpr uint32_t k_max_imm = 32;
 
 // CONSUMER_ACK / CONSUMER_EXPIRE
@@ -311,10 +313,14 @@ doca_error_t encode(const reject_msg &m, uint8_t *buf, size_t cap, size_t *len) 
 
 bool valid_announce(const consumer_announce_msg &m) noexcept
 {
-    return m.consumer_id != 0 && m.imm_data_len <= k_max_imm &&
-           (m.mechanism == memory_mechanism::shared || m.mechanism == memory_mechanism::pvw) &&
-           m.consumer_pid != 0 && m.channel_size != 0 && m.mem_size != 0 &&
-           m.mem_base + m.mem_size > m.mem_base; // no wrap-around
+    if (m.consumer_id == 0 || m.imm_data_len > k_max_imm || m.pid == 0 || m.channel_size == 0 || m.len == 0 ||
+        m.addr + m.len < m.addr)
+        return false;
+    if (m.mechanism == 2)
+        return m.map_base == 0 && m.map_size == 0 && m.file_offset == 0;
+    // shared: the registered range lies inside the mapped pages
+    return m.mechanism == 1 && m.map_size != 0 && m.map_base + m.map_size > m.map_base && m.map_base <= m.addr &&
+           m.addr + m.len <= m.map_base + m.map_size;
 }
 
 doca_error_t encode(const consumer_announce_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept
@@ -326,11 +332,14 @@ doca_error_t encode(const consumer_announce_msg &m, uint8_t *buf, size_t cap, si
     start(buf, msg_type::consumer_announce, k_announce_size);
     put32(buf + k_ann_id, m.consumer_id);
     put32(buf + k_ann_imm, m.imm_data_len);
-    put32(buf + k_ann_mech, static_cast<uint32_t>(m.mechanism));
-    put32(buf + k_ann_pid, m.consumer_pid);
     put64(buf + k_ann_chan_size, m.channel_size);
-    put64(buf + k_ann_mem_base, m.mem_base);
-    put64(buf + k_ann_mem_size, m.mem_size);
+    put32(buf + k_ann_mech, m.mechanism);
+    put32(buf + k_ann_pid, m.pid);
+    put64(buf + k_ann_addr, m.addr);
+    put64(buf + k_ann_len, m.len);
+    put64(buf + k_ann_map_base, m.map_base);
+    put64(buf + k_ann_map_size, m.map_size);
+    put64(buf + k_ann_file_off, m.file_offset);
     *len = k_announce_size;
     return DOCA_SUCCESS;
 }
@@ -485,16 +494,17 @@ doca_error_t decode(const uint8_t *buf, size_t len, consumer_announce_msg *out) 
     doca_error_t err = expect(buf, len, msg_type::consumer_announce);
     if (err != DOCA_SUCCESS)
         return err;
-    if (!all_zero(buf + k_ann_reserved, k_announce_size - k_ann_reserved))
-        return DOCA_ERROR_INVALID_VALUE;
     consumer_announce_msg m;
     m.consumer_id = get32(buf + k_ann_id);
     m.imm_data_len = get32(buf + k_ann_imm);
-    m.mechanism = static_cast<memory_mechanism>(get32(buf + k_ann_mech));
-    m.consumer_pid = get32(buf + k_ann_pid);
     m.channel_size = get64(buf + k_ann_chan_size);
-    m.mem_base = get64(buf + k_ann_mem_base);
-    m.mem_size = get64(buf + k_ann_mem_size);
+    m.mechanism = get32(buf + k_ann_mech);
+    m.pid = get32(buf + k_ann_pid);
+    m.addr = get64(buf + k_ann_addr);
+    m.len = get64(buf + k_ann_len);
+    m.map_base = get64(buf + k_ann_map_base);
+    m.map_size = get64(buf + k_ann_map_size);
+    m.file_offset = get64(buf + k_ann_file_off);
     if (!valid_announce(m))
         return DOCA_ERROR_INVALID_VALUE;
     if (out != nullptr)

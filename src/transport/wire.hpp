@@ -102,21 +102,19 @@ struct reject_msg {
     std::string text;                         // 0..255 bytes, no NUL
 };
 
-// How a producer reaches the memory of a remote consumer.
-enum class memory_mechanism : uint32_t {
-    shared = 1, // the consumer's pages are in a memfd (sent along); the producer maps it
-    pvw = 2,    // process_vm_writev into the consumer's pid at the consumer's addresses
-};
-
-// CONSUMER_ANNOUNCE: fds = [channel memfd, consumer eventfd] plus [memory memfd] when shared.
+// CONSUMER_ANNOUNCE: fds = [channel memfd, consumer eventfd] plus [memory memfd] when the
+// memory is shared. The memory fields are shm::memory_desc (shared_memory.hpp), flattened.
 struct consumer_announce_msg {
-    uint32_t consumer_id = 0;       // > 0, unique among this side's consumers on the connection
-    uint32_t imm_data_len = 0;      // the consumer's immediate-data length, <= 32
-    memory_mechanism mechanism = memory_mechanism::shared;
-    uint32_t consumer_pid = 0;      // > 0 (target of process_vm_writev)
-    uint64_t channel_size = 0;      // bytes of the channel memfd, > 0
-    uint64_t mem_base = 0;          // consumer address of the start of the reachable range
-    uint64_t mem_size = 0;          // bytes of the range (== the memfd size when shared), > 0
+    uint32_t consumer_id = 0;  // > 0, unique among this side's consumers on the connection
+    uint32_t imm_data_len = 0; // the consumer's immediate-data length, <= 32
+    uint64_t channel_size = 0; // bytes of the channel memfd, > 0
+    uint32_t mechanism = 0;    // 1 shared (memfd follows), 2 process_vm_writev
+    uint32_t pid = 0;          // the consumer's pid, > 0
+    uint64_t addr = 0;         // registered range in the consumer's address space
+    uint64_t len = 0;          //   (producers write only inside it), len > 0
+    uint64_t map_base = 0;     // shared: consumer address of the first shared byte
+    uint64_t map_size = 0;     // shared: bytes to map; [addr, addr+len) lies inside
+    uint64_t file_offset = 0;  // shared: offset of map_base in the memfd
 };
 
 // CONSUMER_ACK: the producer side attached (status 0) or refused (a DOCA error code).

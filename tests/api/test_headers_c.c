@@ -3,9 +3,12 @@
  * The public headers from a C11 program (built by tests/abi/CMakeLists.txt, test
  * api_test_headers_c). The C++ tests cannot see what only C sees: the macros expanded in C,
  * the static inline helpers compiled as C, the enum values and the callback typedefs matching
- * the way a C program writes its callbacks. Compile-time checks are _Static_assert; runtime
+ * the way a C program writes its callbacks, and enum arguments outside the enum (legal in C,
+ * not formable in C++) returning their documented code. A server and a client run in this
+ * process, as a C program would write them. Compile-time checks are _Static_assert; runtime
  * checks print the failing line and make the exit status non-zero.
  */
+#define _POSIX_C_SOURCE 200809L
 #define DOCA_ALLOW_EXPERIMENTAL_API
 
 #include <doca_argp.h>
@@ -36,9 +39,13 @@
 #include <doca_types.h>
 #include <doca_version.h>
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 DOCA_LOG_REGISTER(ABI::HEADERS_C);
 
@@ -132,6 +139,98 @@ struct versioned {
 	int value;
 };
 
+/* ---- a server and a client in C ---- */
+static struct doca_comch_connection *server_conn;
+static char server_got[64];
+
+static void pair_connect_cb(struct doca_comch_event_connection_status_changed *event,
+			    struct doca_comch_connection *conn, uint8_t ok)
+{
+	(void)event;
+	if (ok)
+		server_conn = conn;
+}
+static void pair_recv_cb(struct doca_comch_event_msg_recv *event, uint8_t *buf, uint32_t len,
+			 struct doca_comch_connection *conn)
+{
+	(void)event, (void)conn;
+	if (len < sizeof(server_got)) {
+		memcpy(server_got, buf, len);
+		server_got[len] = '\0';
+	}
+}
+static void pair_send_cb(struct doca_comch_task_send *task, union doca_data task_ud, union doca_data ctx_ud)
+{
+	(void)task_ud, (void)ctx_ud;
+	doca_task_free(doca_comch_task_send_as_task(task));
+}
+
+static struct doca_dev *open_dev(const char *pci)
+{
+	struct doca_devinfo **list = NULL;
+	struct doca_dev *dev = NULL;
+	uint32_t n = 0, i;
+
+	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return NULL;
+	for (i = 0; i < n && dev == NULL; ++i) {
+		uint8_t eq = 0;
+		if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
+			doca_dev_open(list[i], &dev);
+	}
+	doca_devinfo_destroy_list(list);
+	return dev;
+}
+
+static struct doca_dev_rep *open_rep(struct doca_dev *dev, const char *pci)
+{
+	struct doca_devinfo_rep **list = NULL;
+	struct doca_dev_rep *rep = NULL;
+	uint32_t n = 0, i;
+
+	if (doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS)
+		return NULL;
+	for (i = 0; i < n && rep == NULL; ++i) {
+		uint8_t eq = 0;
+		if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
+			doca_dev_rep_open(list[i], &rep);
+	}
+	doca_devinfo_rep_destroy_list(list);
+	return rep;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static enum doca_ctx_states state_of(struct doca_ctx *ctx)
+{
+	enum doca_ctx_states s = DOCA_CTX_STATE_IDLE;
+
+	doca_ctx_get_state(ctx, &s);
+	return s;
+}
+
+/* Progresses both engines until ctx is in state `want`. */
+static bool progress_until(struct doca_pe *a, struct doca_pe *b, struct doca_ctx *ctx, enum doca_ctx_states want)
+{
+	const double end = now_s() + 5.0;
+
+	while (state_of(ctx) != want) {
+		if (now_s() > end)
+			return false;
+		if (!(doca_pe_progress(a) | doca_pe_progress(b))) {
+			struct timespec ts = {0, 10000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	return true;
+}
+
 static int failures;
 #define CHECK(cond)                                                                                \
 	do {                                                                                       \
@@ -222,6 +321,94 @@ int main(void)
 	CHECK(doca_argp_init("test_headers_c", &value) == DOCA_SUCCESS);
 	CHECK(doca_argp_destroy() == DOCA_SUCCESS);
 	CHECK(calls == 0);
+
+	/* Enum arguments outside their enum: any int is a valid C value of an enum type. */
+	{
+		const int unknown_errors[] = {-1, 32, 1000, INT_MIN, INT_MAX};
+		const int unknown_modes[] = {2, 7, -1, 1000};
+		size_t i;
+
+		for (i = 0; i < sizeof(unknown_errors) / sizeof(unknown_errors[0]); ++i) {
+			CHECK(strcmp(doca_error_get_name((doca_error_t)unknown_errors[i]), "unrecognized error code") == 0);
+			CHECK(strcmp(doca_error_get_descr((doca_error_t)unknown_errors[i]), "unrecognized error code") == 0);
+		}
+		CHECK(doca_pe_create(&pe) == DOCA_SUCCESS);
+		for (i = 0; i < sizeof(unknown_modes) / sizeof(unknown_modes[0]); ++i)
+			CHECK(doca_pe_set_event_mode(pe, (enum doca_pe_event_mode)unknown_modes[i]) == DOCA_ERROR_INVALID_VALUE);
+		CHECK(doca_pe_destroy(pe) == DOCA_SUCCESS);
+	}
+
+	/* A server and a client, in C: connect, one message, unknown counters, stop. */
+	{
+		char fabric[64];
+		struct doca_dev *dpu, *host;
+		struct doca_dev_rep *rep;
+		struct doca_pe *spe = NULL, *cpe = NULL;
+		struct doca_comch_server *srv = NULL;
+		struct doca_comch_client *cli = NULL;
+		struct doca_comch_connection *conn = NULL;
+		struct doca_comch_task_send *task = NULL;
+		struct doca_ctx *sctx, *cctx;
+		const int unknown_counters[] = {0, 5, 99, -1, 1000};
+		uint64_t count = 0;
+		size_t i;
+
+		snprintf(fabric, sizeof(fabric), "test-headers-c-%d", (int)getpid());
+		setenv("SOFTCOMCH_FABRIC", fabric, 1);
+		unsetenv("SOFTCOMCH_SIDE");
+		dpu = open_dev("03:00.0");
+		host = open_dev("b1:00.0");
+		rep = dpu ? open_rep(dpu, "b1:00.0") : NULL;
+		CHECK(dpu && host && rep);
+		if (!dpu || !host || !rep)
+			return 1;
+		CHECK(doca_pe_create(&spe) == DOCA_SUCCESS && doca_pe_create(&cpe) == DOCA_SUCCESS);
+		CHECK(doca_comch_server_create(dpu, rep, "headers-c", &srv) == DOCA_SUCCESS);
+		CHECK(doca_comch_client_create(host, "headers-c", &cli) == DOCA_SUCCESS);
+		sctx = doca_comch_server_as_ctx(srv);
+		cctx = doca_comch_client_as_ctx(cli);
+		CHECK(doca_pe_connect_ctx(spe, sctx) == DOCA_SUCCESS && doca_pe_connect_ctx(cpe, cctx) == DOCA_SUCCESS);
+		CHECK(doca_comch_server_task_send_set_conf(srv, pair_send_cb, pair_send_cb, 4) == DOCA_SUCCESS);
+		CHECK(doca_comch_server_event_msg_recv_register(srv, pair_recv_cb) == DOCA_SUCCESS);
+		CHECK(doca_comch_server_event_connection_status_changed_register(srv, pair_connect_cb, conn_cb) ==
+		      DOCA_SUCCESS);
+		CHECK(doca_comch_client_task_send_set_conf(cli, pair_send_cb, pair_send_cb, 4) == DOCA_SUCCESS);
+		CHECK(doca_comch_client_event_msg_recv_register(cli, recv_cb) == DOCA_SUCCESS);
+		CHECK(doca_ctx_start(sctx) == DOCA_SUCCESS);
+		CHECK(doca_ctx_start(cctx) == DOCA_ERROR_IN_PROGRESS);
+		CHECK(progress_until(spe, cpe, cctx, DOCA_CTX_STATE_RUNNING));
+		CHECK(doca_comch_client_get_connection(cli, &conn) == DOCA_SUCCESS);
+		if (conn) {
+			CHECK(doca_comch_client_task_send_alloc_init(cli, conn, "from C", 6, &task) == DOCA_SUCCESS);
+			if (task)
+				CHECK(doca_task_submit(doca_comch_task_send_as_task(task)) == DOCA_SUCCESS);
+			{
+				const double end = now_s() + 5.0;
+				while (strcmp(server_got, "from C") != 0 && now_s() < end) {
+					doca_pe_progress(spe);
+					doca_pe_progress(cpe);
+				}
+			}
+			CHECK(strcmp(server_got, "from C") == 0);
+			CHECK(server_conn != NULL);
+			CHECK(doca_comch_connection_update_info(conn) == DOCA_SUCCESS);
+			for (i = 0; i < sizeof(unknown_counters) / sizeof(unknown_counters[0]); ++i)
+				CHECK(doca_comch_connection_get_counter(conn, (enum doca_comch_counter)unknown_counters[i],
+									&count) == DOCA_ERROR_INVALID_VALUE);
+			CHECK(doca_comch_connection_get_counter(conn, DOCA_COMCH_COUNTER_SENT_MESSAGES, &count) ==
+			      DOCA_SUCCESS);
+			CHECK(count == 1);
+		}
+		CHECK(doca_ctx_stop(cctx) == DOCA_ERROR_IN_PROGRESS);
+		CHECK(progress_until(spe, cpe, cctx, DOCA_CTX_STATE_IDLE));
+		CHECK(doca_ctx_stop(sctx) == DOCA_ERROR_IN_PROGRESS);
+		CHECK(progress_until(spe, cpe, sctx, DOCA_CTX_STATE_IDLE));
+		CHECK(doca_comch_client_destroy(cli) == DOCA_SUCCESS);
+		CHECK(doca_comch_server_destroy(srv) == DOCA_SUCCESS);
+		CHECK(doca_pe_destroy(spe) == DOCA_SUCCESS && doca_pe_destroy(cpe) == DOCA_SUCCESS);
+		CHECK(doca_dev_rep_close(rep) == DOCA_SUCCESS);
+		CHECK(doca_dev_close(host) == DOCA_SUCCESS && doca_dev_close(dpu) == DOCA_SUCCESS);
+	}
 
 	if (failures) {
 		fprintf(stderr, "test_headers_c: %d check(s) failed\n", failures);

@@ -87,25 +87,31 @@ TEST(unit_transport_wire, fast_path_messages_round_trip)
     consumer_announce_msg a;
     a.consumer_id = 7;
     a.imm_data_len = 32;
-    a.mechanism = memory_mechanism::pvw;
-    a.consumer_pid = 1234;
+    a.mechanism = 2; // pvw
+    a.pid = 1234;
     a.channel_size = 8192;
-    a.mem_base = 0x7f0000001000ull;
-    a.mem_size = 1 << 20;
+    a.addr = 0x7f0000001000ull;
+    a.len = 1 << 20;
     uint8_t buf[k_max_message_size];
     size_t len = 0;
     ASSERT_EQ(encode(a, buf, sizeof buf, &len), DOCA_SUCCESS);
+    EXPECT_EQ(len, 80u);
     message out;
     ASSERT_EQ(decode_any(buf, len, &out), DOCA_SUCCESS);
     const auto &a2 = std::get<consumer_announce_msg>(out);
     EXPECT_EQ(a2.consumer_id, 7u);
-    EXPECT_EQ(a2.mechanism, memory_mechanism::pvw);
-    EXPECT_EQ(a2.mem_base, a.mem_base);
-    EXPECT_EQ(a2.mem_size, a.mem_size);
+    EXPECT_EQ(a2.mechanism, 2u);
+    EXPECT_EQ(a2.addr, a.addr);
+    EXPECT_EQ(a2.len, a.len);
+    a.mechanism = 1; // shared needs the mapped pages around the range
+    EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
+    a.map_base = a.addr;
+    a.map_size = a.len;
+    ASSERT_EQ(encode(a, buf, sizeof buf, &len), DOCA_SUCCESS);
     a.imm_data_len = 33; // above the immediate-data maximum
     EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
     a.imm_data_len = 0;
-    a.mem_base = ~0ull - 10; // wraps around
+    a.addr = ~0ull - 10; // wraps around
     EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
 
     consumer_ack_msg k{9, 0};

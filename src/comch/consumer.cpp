@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "comch/consumer.hpp"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "comch/comch_ctx.hpp"
+#include "comch/connection.hpp"
+#include "comch/fastpath.hpp"
+#include "comch/shared_mmap.hpp"
+#include "common/error_names.hpp"
+#include "common/log.hpp"
+#include "core/buf.hpp"
+#include "core/device.hpp"
+#include "core/mmap.hpp"
+#include "transport/unix_socket.hpp"
+
+namespace shm = softcomch::transport::shm;
+namespace wire = softcomch::transport::wire;
+
+namespace {
+// Completions turned into finished receive tasks per progress call.
+constexpr unsigned k_completion_budget = 64;
+} // namespace
+
+doca_comch_consumer::doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id)
+    : doca_ctx("comch consumer"), conn_(conn), mmap_(mmap), id_(id)
+{
+    conn_->fast_.live_consumers.fetch_add(1, std::memory_order_relaxed);
+}
+
+doca_comch_consumer::~doca_comch_consumer()
+{
+    release_transport();
+    conn_->fast_.live_consumers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+doca_error_t doca_comch_consumer::set_imm_data_len(uint32_t len, const char *func)
+{
+    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+        return rc;
+    uint32_t cap = conn_->owner_->dev()->info()->comch().max_imm_data_len;
+    if (len > cap) {
+        SC_LOG_ERR("%s: %u bytes of immediate data is above the maximum of %u "
+                   "(doca_comch_consumer_cap_get_max_imm_data_len)",
+                   func, len, cap);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    imm_data_len_ = len;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer::task_post_recv_set_conf(doca_comch_consumer_task_post_recv_completion_cb_t ok,
+                                                          doca_comch_consumer_task_post_recv_completion_cb_t err,
+                                                          uint32_t num, const char *func)
+{
+    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+        return rc;
+    if (!ok || !err) {
+        SC_LOG_ERR("%s: both the completion and the error callback are required", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    uint32_t cap = conn_->owner_->dev()->info()->comch().consumer_max_num_tasks;
+    if (num == 0 || num > cap) {
+        SC_LOG_ERR("%s: %u post-receive tasks is out of range (1..%u, see "
+                   "doca_comch_consumer_cap_get_max_num_tasks)",
+                   func, num, cap);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    pool_.configure(static_cast<doca_ctx *>(this), num, &doca_comch_consumer::invoke);
+    ok_cb_ = ok;
+    err_cb_ = err;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer::task_post_recv_alloc_init(doca_buf *buf, doca_comch_consumer_task_post_recv **task)
+{
+    const char *func = "doca_comch_consumer_task_post_recv_alloc_init";
+    if (state() != DOCA_CTX_STATE_RUNNING) {
+        SC_LOG_ERR("%s: the consumer is %s; tasks can only be allocated while RUNNING", func,
+                   softcomch::core::state_name(state()));
+        return DOCA_ERROR_BAD_STATE;
+    }
+    if (buf->mmap() != mmap_ || !mmap_->contains(buf->head(), buf->len())) {
+        SC_LOG_ERR("%s: the buffer is not inside the consumer's doca_mmap", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    if (pool_.capacity() == 0) {
+        SC_LOG_ERR("%s: no post-receive tasks configured (doca_comch_consumer_task_post_recv_set_conf)", func);
+        return DOCA_ERROR_NO_MEMORY;
+    }
+    doca_comch_consumer_task_post_recv *t = pool_.alloc();
+    if (!t)
+        return DOCA_ERROR_NO_MEMORY;
+    t->buf_ = buf;
+    t->producer_id_ = 0;
+    t->imm_len_ = 0;
+    *task = t;
+    return DOCA_SUCCESS;
+}
+
+void doca_comch_consumer::invoke(doca_task *t)
+{
+    auto *self = static_cast<doca_comch_consumer *>(t->ctx_);
+    auto cb = t->status_ == DOCA_SUCCESS ? self->ok_cb_ : self->err_cb_;
+    cb(static_cast<doca_comch_consumer_task_post_recv *>(t), t->user_data_, self->user_data());
+}
+
+void doca_comch_consumer::event_watcher::on_ready(uint32_t)
+{
+    uint64_t v;
+    [[maybe_unused]] ssize_t r = ::read(fd, &v, sizeof v);
+}
+
+doca_error_t doca_comch_consumer::do_start()
+{
+    const char *func = "doca_ctx_start";
+    if (!conn_->is_open()) {
+        SC_LOG_ERR("%s: the consumer's connection is closed", func);
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
+    if (pool_.capacity() == 0) {
+        SC_LOG_ERR("%s: consumer %u has no post-receive tasks (doca_comch_consumer_task_post_recv_set_conf)",
+                   func, id_);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    doca_error_t rc = DOCA_SUCCESS;
+    shared_ = softcomch::comch::share_mmap(mmap_, rc);
+    if (!shared_)
+        return rc;
+    shm::fast_channel_params params;
+    params.num_tasks = pool_.capacity();
+    params.imm_data_len = imm_data_len_;
+    params.consumer_id = id_;
+    if ((rc = shm::fast_channel::create(params, channel_)) != DOCA_SUCCESS ||
+        (rc = queue_.attach(channel_)) != DOCA_SUCCESS) {
+        SC_LOG_ERR("%s: cannot create the channel of consumer %u: %s", func, id_, softcomch::error_name(rc));
+        shared_.reset();
+        return DOCA_ERROR_INITIALIZATION;
+    }
+    event_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    if (!event_ || pe()->watch(event_.get(), &event_watcher_) != DOCA_SUCCESS) {
+        SC_LOG_ERR("%s: cannot create the wake-up descriptor of consumer %u", func, id_);
+        release_transport();
+        return DOCA_ERROR_INITIALIZATION;
+    }
+    event_watcher_.fd = event_.get();
+    {
+        std::lock_guard<std::mutex> g(conn_->fast_.mu);
+        conn_->fast_.local[id_] = this;
+    }
+    registered_ = true;
+    ack_status_.store(-1, std::memory_order_relaxed);
+    expired_sent_ = false;
+
+    const shm::memory_desc &d = shared_->exported.desc;
+    if (d.mechanism == uint32_t(shm::memory_mechanism::pvw) && conn_->link_->peer_pid() > 0)
+        shm::allow_peer_access(conn_->link_->peer_pid());
+    wire::consumer_announce_msg m;
+    m.consumer_id = id_;
+    m.imm_data_len = imm_data_len_;
+    m.channel_size = channel_.size();
+    m.mechanism = d.mechanism;
+    m.pid = d.pid;
+    m.addr = d.addr;
+    m.len = d.len;
+    m.map_base = d.map_base;
+    m.map_size = d.map_size;
+    m.file_offset = d.file_offset;
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    int fds[3] = {channel_.fd(), event_.get(), shared_->exported.range.fd.get()};
+    size_t nfds = d.mechanism == uint32_t(shm::memory_mechanism::shared) ? 3 : 2;
+    rc = wire::encode(m, buf, sizeof buf, &len);
+    if (rc == DOCA_SUCCESS)
+        rc = softcomch::transport::send_msg(conn_->link_->socket_fd(), buf, len, fds, nfds);
+    if (rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("%s: cannot announce consumer %u to the peer: %s", func, id_, softcomch::error_name(rc));
+        release_transport();
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
+    // STARTING until the peer mapped the channel and the memory (CONSUMER_ACK).
+    return DOCA_ERROR_IN_PROGRESS;
+}
+
+void doca_comch_consumer::do_stop()
+{
+    // Producers see the channel expire at once; the peer's expired-consumer event follows.
+    announce_expired();
+}
+
+void doca_comch_consumer::announce_expired() noexcept
+{
+    if (expired_sent_ || !queue_.attached())
+        return;
+    expired_sent_ = true;
+    queue_.expire();
+    if (!conn_->link_ || peer_gone_.load(std::memory_order_acquire))
+        return;
+    wire::consumer_expire_msg m;
+    m.consumer_id = id_;
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    if (wire::encode(m, buf, sizeof buf, &len) == DOCA_SUCCESS)
+        softcomch::transport::send_msg(conn_->link_->socket_fd(), buf, len, nullptr, 0);
+}
+
+void doca_comch_consumer::release_transport() noexcept
+{
+    if (registered_) {
+        std::lock_guard<std::mutex> g(conn_->fast_.mu);
+        conn_->fast_.local.erase(id_);
+        registered_ = false;
+    }
+    if (event_) {
+        if (pe())
+            pe()->unwatch(event_.get());
+        event_.reset();
+    }
+    queue_ = shm::fast_consumer();
+    channel_ = shm::fast_channel();
+    shared_.reset(); // the last user restores private memory: the peer's access ends
+}
+
+doca_error_t doca_comch_consumer::validate(const doca_task *t) const
+{
+    auto *task = static_cast<const doca_comch_consumer_task_post_recv *>(t);
+    if (!task->buf_ || task->buf_->mmap() != mmap_) {
+        SC_LOG_ERR("doca_task_try_submit: the post-receive task's buffer is not in the consumer's mmap");
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer::submit(doca_task *t)
+{
+    auto *task = static_cast<doca_comch_consumer_task_post_recv *>(t);
+    if (peer_gone_.load(std::memory_order_acquire)) {
+        SC_LOG_ERR("doca_task_submit: the consumer's connection is closed");
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
+    doca_buf *b = task->buf_;
+    auto *data = static_cast<uint8_t *>(b->data());
+    auto *end = static_cast<uint8_t *>(b->head()) + b->len();
+    uint64_t cap = uint64_t(end - data);
+    // The payload lands at the buffer's data pointer; the consumer addresses are what the
+    // producer translates into its mapping of this memory.
+    doca_error_t rc = queue_.post(pool_.index_of(task), reinterpret_cast<uint64_t>(data), cap);
+    if (rc != DOCA_SUCCESS) {
+        if (rc != DOCA_ERROR_AGAIN)
+            SC_LOG_ERR("doca_task_submit: cannot post the receive buffer: %s", softcomch::error_name(rc));
+        return rc;
+    }
+    t->state_ = softcomch::core::task_state::submitted;
+    task_submitted();
+    ++posted_;
+    return DOCA_SUCCESS;
+}
+
+void doca_comch_consumer::free_task(doca_task *t)
+{
+    pool_.release(static_cast<doca_comch_consumer_task_post_recv *>(t));
+}
+
+unsigned doca_comch_consumer::drain_completions()
+{
+    unsigned n = 0;
+    while (n < k_completion_budget) {
+        const shm::fast_completion *c = queue_.peek();
+        if (!c)
+            break;
+        doca_comch_consumer_task_post_recv *task = pool_.at(c->task);
+        if (!task || task->state_ != softcomch::core::task_state::submitted) {
+            SC_LOG_ERR("consumer %u: the peer completed receive %u, which is not posted; ignored", id_, c->task);
+            queue_.release();
+            continue;
+        }
+        doca_error_t st = doca_error_t(c->status);
+        if (st == DOCA_SUCCESS) {
+            task->buf_->set_data_len(c->len);
+            task->producer_id_ = c->producer_id;
+            task->imm_len_ = c->imm_len <= sizeof task->imm_ ? c->imm_len : 0;
+            std::memcpy(task->imm_, c->imm, task->imm_len_);
+        }
+        queue_.release();
+        --posted_;
+        complete(task, st);
+        ++n;
+    }
+    return n;
+}
+
+void doca_comch_consumer::flush_posted(doca_error_t status)
+{
+    // Buffers no producer can take any more: reclaim them from the queue, then fail them.
+    shm::post_entry e;
+    while (queue_.attached() && queue_.revoke(&e)) {
+        doca_comch_consumer_task_post_recv *task = pool_.at(e.task);
+        if (task && task->state_ == softcomch::core::task_state::submitted) {
+            --posted_;
+            complete(task, status);
+        }
+    }
+    if (!peer_gone_.load(std::memory_order_acquire))
+        return;
+    // The peer is gone: buffers it had claimed will never be completed.
+    for (uint32_t i = 0; i < pool_.capacity() && posted_; ++i) {
+        doca_comch_consumer_task_post_recv *task = pool_.at(i);
+        if (task->state_ == softcomch::core::task_state::submitted) {
+            --posted_;
+            complete(task, status);
+        }
+    }
+}
+
+unsigned doca_comch_consumer::poll()
+{
+    switch (state()) {
+    case DOCA_CTX_STATE_IDLE:
+        return 0;
+    case DOCA_CTX_STATE_STARTING: {
+        int st = ack_status_.load(std::memory_order_acquire);
+        if (st < 0 && !peer_gone_.load(std::memory_order_acquire))
+            return 0;
+        if (st == 0) {
+            set_state(DOCA_CTX_STATE_RUNNING);
+            return 1;
+        }
+        SC_LOG_ERR("consumer %u: the peer %s", id_,
+                   st > 0 ? softcomch::error_name(doca_error_t(st)) : "went away before accepting it");
+        announce_expired();
+        release_transport();
+        set_state(DOCA_CTX_STATE_IDLE); // may destroy this consumer: return at once
+        return 1;
+    }
+    case DOCA_CTX_STATE_RUNNING: {
+        unsigned work = drain_completions();
+        if (peer_gone_.load(std::memory_order_acquire) && posted_)
+            flush_posted(DOCA_ERROR_CONNECTION_ABORTED);
+        return work;
+    }
+    case DOCA_CTX_STATE_STOPPING:
+        break;
+    }
+    unsigned work = 0;
+    if (queue_.attached()) {
+        work += drain_completions();
+        flush_posted(DOCA_ERROR_SHUTDOWN);
+    }
+    if (posted_ == 0) {
+        release_transport();
+        if (try_finish_stop())
+            return work + 1; // IDLE: the state callback may have destroyed this consumer
+    }
+    return work;
+}
+
+softcomch::core::arm_result doca_comch_consumer::try_arm()
+{
+    softcomch::core::arm_result r;
+    if (state() == DOCA_CTX_STATE_STARTING) {
+        r.timeout_ns = 1'000'000; // the acknowledgement arrives on the connection's engine
+        return r;
+    }
+    if (state() == DOCA_CTX_STATE_STOPPING || (queue_.attached() && !queue_.arm()))
+        r.busy = true;
+    return r;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The fast path's receive side (struct doca_comch_consumer). It posts receive buffers into a
+// shared channel; the peer's producers copy payloads straight into them (its memory is shared
+// with the peer process) and publish completions, which this context's progress turns into
+// completed post-receive tasks.
+#pragma once
+
+#include <doca_comch_consumer.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "common/unique_fd.hpp"
+#include "core/ctx.hpp"
+#include "core/pe.hpp"
+#include "core/task.hpp"
+#include "transport/shm/fast_channel.hpp"
+
+struct doca_comch_connection;
+struct doca_mmap;
+struct doca_buf;
+
+namespace softcomch::comch {
+struct shared_mmap;
+}
+
+struct doca_comch_consumer_task_post_recv : doca_task {
+    explicit doca_comch_consumer_task_post_recv(doca_ctx *owner) noexcept : doca_task(owner) {}
+    doca_buf *buf_ = nullptr;
+    uint32_t producer_id_ = 0;
+    uint32_t imm_len_ = 0;
+    uint8_t imm_[32] = {};
+};
+
+struct doca_comch_consumer final : doca_ctx {
+    doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id);
+    ~doca_comch_consumer() override;
+
+    uint32_t id() const noexcept { return id_; }
+    doca_comch_connection *connection() const noexcept { return conn_; }
+    doca_mmap *mmap() const noexcept { return mmap_; }
+    uint32_t imm_data_len() const noexcept { return imm_data_len_; }
+    doca_error_t set_imm_data_len(uint32_t len, const char *func);
+    doca_error_t task_post_recv_set_conf(doca_comch_consumer_task_post_recv_completion_cb_t ok,
+                                         doca_comch_consumer_task_post_recv_completion_cb_t err, uint32_t num,
+                                         const char *func);
+    doca_error_t task_post_recv_alloc_init(doca_buf *buf, doca_comch_consumer_task_post_recv **task);
+
+    // Called on the connection's thread when the peer answered this consumer's announcement.
+    void peer_acknowledged(uint32_t status) noexcept { ack_status_.store(int(status), std::memory_order_release); }
+    // Called on the connection's thread when the connection ended.
+    void peer_gone() noexcept { peer_gone_.store(true, std::memory_order_release); }
+
+    doca_error_t submit(doca_task *task) override;
+    doca_error_t validate(const doca_task *task) const override;
+    void free_task(doca_task *task) override;
+    unsigned poll() override;
+    softcomch::core::arm_result try_arm() override;
+
+protected:
+    doca_error_t do_start() override;
+    void do_stop() override;
+    uint32_t tasks_outstanding() const noexcept override { return pool_.in_use(); }
+
+private:
+    static void invoke(doca_task *t);
+    unsigned drain_completions();
+    void flush_posted(doca_error_t status);
+    void announce_expired() noexcept;
+    void release_transport() noexcept;
+
+    doca_comch_connection *conn_;
+    doca_mmap *mmap_;
+    uint32_t id_;
+    uint32_t imm_data_len_ = 0;
+    doca_comch_consumer_task_post_recv_completion_cb_t ok_cb_ = nullptr;
+    doca_comch_consumer_task_post_recv_completion_cb_t err_cb_ = nullptr;
+    softcomch::core::task_pool<doca_comch_consumer_task_post_recv> pool_;
+
+    softcomch::transport::shm::fast_channel channel_; // the channel's memory (we created it)
+    softcomch::transport::shm::fast_consumer queue_;  // our side of it
+    softcomch::unique_fd event_; // producers write it to wake this consumer's engine
+    std::shared_ptr<softcomch::comch::shared_mmap> shared_;
+    std::atomic<int> ack_status_{-1};
+    std::atomic<bool> peer_gone_{false};
+    uint32_t posted_ = 0; // submitted and not yet completed
+    bool registered_ = false;
+    bool expired_sent_ = false;
+
+    struct event_watcher final : softcomch::core::fd_watcher {
+        int fd = -1;
+        void on_ready(uint32_t) override;
+    } event_watcher_;
+};

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The fast path's bookkeeping on one connection: the peer's consumers as producers see them,
+// this side's consumers (to route acknowledgements), id allocation, and live counts. Producers
+// and consumers may run on other threads than the connection's progress engine, so the tables
+// are guarded by a mutex; the data path takes it only when a producer meets a consumer id it
+// has not cached.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "common/unique_fd.hpp"
+#include "transport/shm/fast_channel.hpp"
+#include "transport/shm/shared_memory.hpp"
+#include "transport/wire.hpp"
+
+struct doca_comch_consumer;
+
+namespace softcomch::comch {
+
+// A consumer of the peer, reachable by this side's producers.
+struct remote_consumer {
+    uint32_t id = 0;
+    uint32_t imm_data_len = 0;
+    softcomch::transport::shm::fast_channel channel; // our mapping of its channel
+    softcomch::transport::shm::fast_producer queue;  // the producer side of that channel
+    softcomch::transport::shm::peer_mapping memory;  // where its buffers are, and how to write them
+    unique_fd event;                                // written to wake the consumer
+    std::atomic<bool> expired{false};               // set when its CONSUMER_EXPIRE arrived
+
+    // Wakes the consumer's progress engine (it armed its notifications).
+    void wake() const noexcept;
+};
+
+struct fast_registry {
+    std::mutex mu;
+    std::unordered_map<uint32_t, std::shared_ptr<remote_consumer>> remote; // by consumer id
+    std::unordered_map<uint32_t, doca_comch_consumer *> local;             // by consumer id
+    std::atomic<uint32_t> next_consumer_id{1};
+    std::atomic<uint32_t> next_producer_id{1};
+    std::atomic<uint32_t> live_consumers{0};
+    std::atomic<uint32_t> live_producers{0};
+    // Bumped whenever a remote consumer expires: producers revalidate their cached entry.
+    std::atomic<uint64_t> generation{0};
+
+    std::shared_ptr<remote_consumer> find_remote(uint32_t id)
+    {
+        std::lock_guard<std::mutex> g(mu);
+        auto it = remote.find(id);
+        return it == remote.end() ? nullptr : it->second;
+    }
+};
+
+} // namespace softcomch::comch

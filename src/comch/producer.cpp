@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "comch/producer.hpp"
+
+#include <cstring>
+
+#include "comch/comch_ctx.hpp"
+#include "comch/connection.hpp"
+#include "comch/fastpath.hpp"
+#include "common/error_names.hpp"
+#include "common/log.hpp"
+#include "core/buf.hpp"
+#include "core/device.hpp"
+#include "core/mmap.hpp"
+
+namespace shm = softcomch::transport::shm;
+
+doca_comch_producer::doca_comch_producer(doca_comch_connection *conn, uint32_t id)
+    : doca_ctx("comch producer"), conn_(conn), id_(id)
+{
+    conn_->fast_.live_producers.fetch_add(1, std::memory_order_relaxed);
+}
+
+doca_comch_producer::~doca_comch_producer()
+{
+    conn_->fast_.live_producers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+doca_error_t doca_comch_producer::task_send_set_conf(doca_comch_producer_task_send_completion_cb_t ok,
+                                                     doca_comch_producer_task_send_completion_cb_t err,
+                                                     uint32_t num, const char *func)
+{
+    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+        return rc;
+    if (!ok || !err) {
+        SC_LOG_ERR("%s: both the completion and the error callback are required", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    uint32_t cap = conn_->owner_->dev()->info()->comch().producer_max_num_tasks;
+    if (num == 0 || num > cap) {
+        SC_LOG_ERR("%s: %u send tasks is out of range (1..%u, see doca_comch_producer_cap_get_max_num_tasks)",
+                   func, num, cap);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    pool_.configure(static_cast<doca_ctx *>(this), num, &doca_comch_producer::invoke);
+    ok_cb_ = ok;
+    err_cb_ = err;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, const uint8_t *imm, uint32_t imm_len,
+                                                       uint32_t consumer_id, doca_comch_producer_task_send **task)
+{
+    const char *func = "doca_comch_producer_task_send_alloc_init";
+    if (state() != DOCA_CTX_STATE_RUNNING) {
+        SC_LOG_ERR("%s: the producer is %s; tasks can only be allocated while RUNNING", func,
+                   softcomch::core::state_name(state()));
+        return DOCA_ERROR_BAD_STATE;
+    }
+    if (imm_len > sizeof(doca_comch_producer_task_send::imm_) || (imm_len && !imm)) {
+        SC_LOG_ERR("%s: immediate data of %u bytes is invalid (at most %zu bytes, non-NULL)", func, imm_len,
+                   sizeof(doca_comch_producer_task_send::imm_));
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    if (!buf->mmap() || !buf->mmap()->started()) {
+        SC_LOG_ERR("%s: the buffer is not in a started doca_mmap", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    if (pool_.capacity() == 0) {
+        SC_LOG_ERR("%s: no send tasks configured (call doca_comch_producer_task_send_set_conf before start)",
+                   func);
+        return DOCA_ERROR_NO_MEMORY;
+    }
+    doca_comch_producer_task_send *t = pool_.alloc();
+    if (!t)
+        return DOCA_ERROR_NO_MEMORY;
+    t->buf_ = buf;
+    t->consumer_id_ = consumer_id;
+    t->imm_len_ = imm_len;
+    if (imm_len)
+        std::memcpy(t->imm_, imm, imm_len);
+    *task = t;
+    return DOCA_SUCCESS;
+}
+
+void doca_comch_producer::invoke(doca_task *t)
+{
+    auto *self = static_cast<doca_comch_producer *>(t->ctx_);
+    auto cb = t->status_ == DOCA_SUCCESS ? self->ok_cb_ : self->err_cb_;
+    cb(static_cast<doca_comch_producer_task_send *>(t), t->user_data_, self->user_data());
+}
+
+doca_error_t doca_comch_producer::do_start()
+{
+    if (!conn_->is_open()) {
+        SC_LOG_ERR("doca_ctx_start: the producer's connection is closed");
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
+    return DOCA_SUCCESS; // nothing to negotiate: a producer is RUNNING at once, as on hardware
+}
+
+std::shared_ptr<softcomch::comch::remote_consumer> doca_comch_producer::lookup(uint32_t consumer_id)
+{
+    uint64_t gen = conn_->fast_.generation.load(std::memory_order_acquire);
+    if (cached_ && cached_id_ == consumer_id && cached_generation_ == gen)
+        return cached_;
+    cached_ = conn_->fast_.find_remote(consumer_id);
+    cached_id_ = consumer_id;
+    cached_generation_ = gen;
+    return cached_;
+}
+
+doca_error_t doca_comch_producer::validate(const doca_task *t) const
+{
+    auto *task = static_cast<const doca_comch_producer_task_send *>(t);
+    if (!task->buf_ || task->consumer_id_ == 0) {
+        SC_LOG_ERR("doca_task_try_submit: producer send task without buffer or consumer id");
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_producer::submit(doca_task *t)
+{
+    auto *task = static_cast<doca_comch_producer_task_send *>(t);
+    std::shared_ptr<softcomch::comch::remote_consumer> rc = lookup(task->consumer_id_);
+    if (!rc || rc->expired.load(std::memory_order_acquire) || rc->queue.expired()) {
+        SC_LOG_ERR("doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
+                   "expired)",
+                   task->consumer_id_);
+        return DOCA_ERROR_NOT_FOUND;
+    }
+    if (task->imm_len_ > rc->imm_data_len) {
+        SC_LOG_ERR("doca_task_submit: %u bytes of immediate data, but consumer %u accepts %u "
+                   "(doca_comch_consumer_set_imm_data_len)",
+                   task->imm_len_, task->consumer_id_, rc->imm_data_len);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    const uint64_t len = task->buf_->data_len();
+    shm::post_entry entry;
+    doca_error_t claim = rc->queue.try_claim(len, &entry);
+    switch (claim) {
+    case DOCA_SUCCESS:
+        break;
+    case DOCA_ERROR_AGAIN:
+        // Back-pressure: the consumer has no buffer posted. It clears as soon as the consumer
+        // posts one (shared memory): retrying needs no progress on this side.
+        return DOCA_ERROR_AGAIN;
+    case DOCA_ERROR_TOO_BIG:
+        SC_LOG_ERR("producer %u: %lu bytes do not fit the buffer consumer %u posted; the send fails and the "
+                   "buffer stays posted",
+                   id_, (unsigned long)len, task->consumer_id_);
+        t->state_ = softcomch::core::task_state::submitted;
+        task_submitted();
+        complete(t, DOCA_ERROR_TOO_BIG);
+        return DOCA_SUCCESS;
+    default:
+        SC_LOG_ERR("doca_task_submit: consumer %u expired", task->consumer_id_);
+        return DOCA_ERROR_NOT_FOUND;
+    }
+    t->state_ = softcomch::core::task_state::submitted;
+    task_submitted();
+    shm::fast_completion c{};
+    c.task = entry.task;
+    c.producer_id = id_;
+    c.imm_len = task->imm_len_;
+    if (task->imm_len_)
+        std::memcpy(c.imm, task->imm_, task->imm_len_);
+    doca_error_t st = DOCA_SUCCESS;
+    if (len) {
+        // The one copy: straight into the consumer's posted buffer.
+        st = shm::copy_to_peer(rc->memory.target(), entry.addr, task->buf_->data(), len);
+        if (st != DOCA_SUCCESS)
+            SC_LOG_ERR("producer %u: writing %lu bytes into consumer %u failed: %s", id_, (unsigned long)len,
+                       task->consumer_id_, softcomch::error_name(st));
+    }
+    c.status = uint32_t(st);
+    c.len = st == DOCA_SUCCESS ? len : 0;
+    bool wake = false;
+    // The completion slot of a claimed entry is free unless the consumer is behind on a
+    // release; never for long.
+    while (rc->queue.complete(c, &wake) == DOCA_ERROR_AGAIN) {
+    }
+    if (wake)
+        rc->wake();
+    complete(t, st);
+    return DOCA_SUCCESS;
+}
+
+void doca_comch_producer::free_task(doca_task *t)
+{
+    pool_.release(static_cast<doca_comch_producer_task_send *>(t));
+}
+
+unsigned doca_comch_producer::poll()
+{
+    // Sends complete at submit time; only a stop has to be finished here.
+    if (state() == DOCA_CTX_STATE_STOPPING && try_finish_stop())
+        return 1;
+    return 0;
+}

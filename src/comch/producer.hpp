@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The fast path's send side (struct doca_comch_producer). A send copies the buffer's data window
+// straight into the oldest buffer the target consumer posted (one copy, like a DMA write), then
+// publishes the completion to the consumer and completes the send task.
+#pragma once
+
+#include <doca_comch_producer.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "core/ctx.hpp"
+#include "core/task.hpp"
+
+struct doca_comch_connection;
+struct doca_buf;
+
+namespace softcomch::comch {
+struct remote_consumer;
+}
+
+struct doca_comch_producer_task_send : doca_task {
+    explicit doca_comch_producer_task_send(doca_ctx *owner) noexcept : doca_task(owner) {}
+    const doca_buf *buf_ = nullptr;
+    uint32_t consumer_id_ = 0;
+    uint32_t imm_len_ = 0;
+    uint8_t imm_[32] = {};
+};
+
+struct doca_comch_producer final : doca_ctx {
+    doca_comch_producer(doca_comch_connection *conn, uint32_t id);
+    ~doca_comch_producer() override;
+
+    uint32_t id() const noexcept { return id_; }
+    doca_comch_connection *connection() const noexcept { return conn_; }
+    doca_error_t task_send_set_conf(doca_comch_producer_task_send_completion_cb_t ok,
+                                    doca_comch_producer_task_send_completion_cb_t err, uint32_t num,
+                                    const char *func);
+    doca_error_t task_send_alloc_init(const doca_buf *buf, const uint8_t *imm, uint32_t imm_len,
+                                      uint32_t consumer_id, doca_comch_producer_task_send **task);
+
+    doca_error_t submit(doca_task *task) override;
+    doca_error_t validate(const doca_task *task) const override;
+    void free_task(doca_task *task) override;
+    unsigned poll() override;
+
+protected:
+    doca_error_t do_start() override;
+    void do_stop() override {}
+    uint32_t tasks_outstanding() const noexcept override { return pool_.in_use(); }
+
+private:
+    static void invoke(doca_task *t);
+    std::shared_ptr<softcomch::comch::remote_consumer> lookup(uint32_t consumer_id);
+
+    doca_comch_connection *conn_;
+    uint32_t id_;
+    doca_comch_producer_task_send_completion_cb_t ok_cb_ = nullptr;
+    doca_comch_producer_task_send_completion_cb_t err_cb_ = nullptr;
+    softcomch::core::task_pool<doca_comch_producer_task_send> pool_;
+    // One-entry cache: a producer usually streams to one consumer.
+    uint32_t cached_id_ = 0;
+    uint64_t cached_generation_ = 0;
+    std::shared_ptr<softcomch::comch::remote_consumer> cached_;
+};

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Control path of the fast-path channel: sizing, initialisation, validation, memfd creation and
+// attach. The data path is inline in fast_channel.inl. Layout in fast_channel.hpp and
+// docs/shm_layout.md section 10.
+//
+// Edges:
+//   R20 (init: layout_version store-release) -> A20 (validate_header: layout_version
+//        load-acquire). Everything the creator wrote before R20 (config, queue sequence words,
+//        state word) is visible to a side that observed the version. Across processes the fd
+//        also travels through a Unix socket, which orders it too; the pair keeps the rule local
+//        and covers in-process use (tests).
+#include "transport/shm/fast_channel.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace softcomch::transport::shm {
+
+namespace {
+
+// Queues are separated by this much so the post queue's last line and the completion queue's
+// first line never share an adjacent-line prefetch pair.
+constexpr uint64_t k_queue_align = 128;
+
+constexpr uint64_t align_up(uint64_t v, uint64_t a) noexcept
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+// The canonical placement for a capacity (already validated, <= k_fast_max_capacity, so none
+// of these sums can overflow): both sides compute it, the attacher compares it field by field.
+struct canonical {
+    uint64_t post_offset;
+    uint64_t comp_offset;
+    uint64_t total;
+};
+
+canonical canonical_for(uint32_t capacity) noexcept
+{
+    canonical c;
+    c.post_offset = k_fast_ctrl_size;
+    c.comp_offset = align_up(c.post_offset + uint64_t(capacity) * k_fast_post_entry_size,
+                             k_queue_align);
+    c.total = align_up(c.comp_offset + uint64_t(capacity) * k_fast_comp_entry_size, k_fast_align);
+    return c;
+}
+
+constexpr bool is_pow2(uint32_t v) noexcept
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+// The queues hold 8-byte atomics and 64-byte entries; the block layout assumes 128.
+bool aligned(const void *mem) noexcept
+{
+    return (reinterpret_cast<uintptr_t>(mem) & (k_queue_align - 1)) == 0;
+}
+
+// errno -> DOCA error, with segment.cpp's split: NO_MEMORY = a resource ran out (the caller may
+// retry with fewer tasks), OPERATING_SYSTEM = anything else.
+doca_error_t errno_to_doca(int e) noexcept
+{
+    if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE)
+        return DOCA_ERROR_NO_MEMORY;
+    return DOCA_ERROR_OPERATING_SYSTEM;
+}
+
+// The plain-data image of the immutable header bytes 0..127 (fast_channel_ctrl has an atomic in
+// there and is not trivially copyable): validation copies these bytes once.
+struct header_image {
+    uint64_t magic;
+    uint32_t layout_version; // not used from the copy: read with acquire first (A20)
+    uint32_t header_size;
+    fast_channel_config config;
+};
+static_assert(sizeof(header_image) == offsetof(fast_channel_ctrl, state));
+static_assert(offsetof(header_image, header_size) == offsetof(fast_channel_ctrl, header_size));
+static_assert(offsetof(header_image, config) == offsetof(fast_channel_ctrl, config));
+
+} // namespace
+
+// ---- sizing -------------------------------------------------------------------------------------
+
+uint32_t fast_channel::capacity_for(uint32_t num_tasks) noexcept
+{
+    // 0 tasks or more than the hard limit: no valid channel.
+    if (num_tasks == 0 || num_tasks > k_fast_max_capacity)
+        return 0;
+    // At least 2: with one slot, "posted at p" (seq p + 1) and "free for p + C" (seq p + C)
+    // would be the same value, and a claimer could take a slot that was merely handed back.
+    uint32_t c = 2;
+    while (c < num_tasks)
+        c <<= 1;
+    return c;
+}
+
+uint64_t fast_channel::size_for(uint32_t num_tasks) noexcept
+{
+    const uint32_t cap = capacity_for(num_tasks);
+    return cap == 0 ? 0 : canonical_for(cap).total;
+}
+
+// ---- init / validate ----------------------------------------------------------------------------
+
+// Creator side, on memory nobody else uses yet; plain stores are fine until R20 publishes them.
+doca_error_t fast_channel::init(void *mem, uint64_t len, const fast_channel_params &p) noexcept
+{
+    // Reject what validate_header() would reject, before writing anything.
+    const uint32_t cap = capacity_for(p.num_tasks);
+    if (mem == nullptr || !aligned(mem) || cap == 0 || p.imm_data_len > k_fast_max_imm)
+        return DOCA_ERROR_INVALID_VALUE;
+    const canonical c = canonical_for(cap);
+    if (len < c.total)
+        return DOCA_ERROR_INVALID_VALUE;
+
+    // Zero the control block (padding and reserved included: dumps are deterministic, and the
+    // attacher requires reserved bytes to be zero), then start the atomics' lifetimes.
+    std::memset(mem, 0, k_fast_ctrl_size);
+    auto *ctrl = static_cast<fast_channel_ctrl *>(mem);
+    ctrl->magic = k_fast_magic;
+    // 0 = "being built" until R20 below.
+    new (&ctrl->layout_version) std::atomic<uint32_t>(0);
+    ctrl->header_size = k_fast_ctrl_size;
+    // The immutable configuration; the attacher recomputes every derived field and compares.
+    fast_channel_config &cfg = ctrl->config;
+    cfg.total_size = c.total;
+    cfg.capacity = cap;
+    cfg.num_tasks = p.num_tasks;
+    cfg.post_entry_size = k_fast_post_entry_size;
+    cfg.comp_entry_size = k_fast_comp_entry_size;
+    cfg.post_offset = c.post_offset;
+    cfg.comp_offset = c.comp_offset;
+    cfg.imm_data_len = p.imm_data_len;
+    cfg.consumer_id = p.consumer_id;
+    cfg.creator_pid = uint32_t(::getpid());
+    cfg.flags = 0;
+    // Run-time words: open, nothing claimed or completed, not armed. Relaxed initial values,
+    // published by R20.
+    new (&ctrl->state) std::atomic<uint32_t>(k_fast_state_open);
+    new (&ctrl->consumer_pid) std::atomic<uint32_t>(uint32_t(::getpid()));
+    new (&ctrl->claim_pos) std::atomic<uint64_t>(0);
+    new (&ctrl->comp_head) std::atomic<uint64_t>(0);
+    new (&ctrl->producer_pid) std::atomic<uint32_t>(0);
+    new (&ctrl->armed) std::atomic<uint32_t>(0);
+
+    // Queues: every slot "free for position i" (seq = i), other fields zero. The region between
+    // the queues (alignment padding) and after the completion queue is zeroed too.
+    auto *base = static_cast<uint8_t *>(mem);
+    std::memset(base + k_fast_ctrl_size, 0, c.total - k_fast_ctrl_size);
+    for (uint32_t i = 0; i < cap; ++i) {
+        new (base + c.post_offset + uint64_t(i) * k_fast_post_entry_size)
+            std::atomic<uint64_t>(i);
+        auto *ps = reinterpret_cast<post_slot *>(base + c.post_offset +
+                                                 uint64_t(i) * k_fast_post_entry_size);
+        new (&ps->capacity) std::atomic<uint64_t>(0);
+        new (base + c.comp_offset + uint64_t(i) * k_fast_comp_entry_size)
+            std::atomic<uint64_t>(i);
+    }
+
+    // R20: pairs with A20 in validate_header(). Written last: a reader that sees version 1 sees
+    // the complete header and both initialised queues.
+    ctrl->layout_version.store(k_fast_layout_version, std::memory_order_release);
+    return DOCA_SUCCESS;
+}
+
+// The single gate between bytes the other process wrote and our use of them (and a natural
+// fuzz target): any image is rejected cleanly unless every immutable byte is exactly what
+// init() writes (bar the free-form consumer_id and creator_pid).
+doca_error_t fast_channel::validate_header(const void *mem, uint64_t len,
+                                           fast_channel_layout *out) noexcept
+{
+    // Readable control block, aligned for the atomics, bounded size.
+    if (mem == nullptr || !aligned(mem) || len < k_fast_ctrl_size ||
+        len > canonical_for(k_fast_max_capacity).total)
+        return DOCA_ERROR_INVALID_VALUE;
+    const auto *ctrl = static_cast<const fast_channel_ctrl *>(mem);
+    // A20: pairs with R20 in init(). Read first: the other fields mean something only after.
+    const uint32_t version = ctrl->layout_version.load(std::memory_order_acquire);
+    // One local copy of the immutable bytes; every check below runs on it (no double fetch).
+    header_image h;
+    std::memcpy(&h, mem, sizeof h);
+    if (h.magic != k_fast_magic)
+        return DOCA_ERROR_INVALID_VALUE;
+    if (version == 0)
+        return DOCA_ERROR_AGAIN;
+    if (version != k_fast_layout_version)
+        return DOCA_ERROR_UNSUPPORTED_VERSION;
+    const fast_channel_config &cfg = h.config;
+    // Shape: power-of-two capacity within the limit, tasks within the capacity, the entry
+    // sizes and immediate length of v1.
+    if (h.header_size != k_fast_ctrl_size || !is_pow2(cfg.capacity) ||
+        cfg.capacity > k_fast_max_capacity || cfg.num_tasks == 0 ||
+        cfg.num_tasks > cfg.capacity || cfg.post_entry_size != k_fast_post_entry_size ||
+        cfg.comp_entry_size != k_fast_comp_entry_size || cfg.imm_data_len > k_fast_max_imm ||
+        cfg.flags != 0)
+        return DOCA_ERROR_INVALID_VALUE;
+    // The capacity must be the one init() derives from num_tasks (no oversized queues with a
+    // small task count: the "never full" argument relies on capacity_for()).
+    if (capacity_for(cfg.num_tasks) != cfg.capacity)
+        return DOCA_ERROR_INVALID_VALUE;
+    // Placement: exactly canonical, and exactly the mapped length (a header claiming more would
+    // send queue accesses past the mapping).
+    const canonical c = canonical_for(cfg.capacity);
+    if (cfg.post_offset != c.post_offset || cfg.comp_offset != c.comp_offset ||
+        cfg.total_size != c.total || c.total != len)
+        return DOCA_ERROR_INVALID_VALUE;
+    // Reserved bytes are zero in v1.
+    for (uint8_t b : cfg.reserved) {
+        if (b != 0)
+            return DOCA_ERROR_INVALID_VALUE;
+    }
+    // Report from the local copy only.
+    if (out != nullptr)
+        *out = fast_channel_layout{c.total,       cfg.capacity,     cfg.num_tasks,
+                                   c.post_offset, c.comp_offset,    cfg.imm_data_len,
+                                   cfg.consumer_id, cfg.creator_pid};
+    return DOCA_SUCCESS;
+}
+
+// ---- memfd life cycle ---------------------------------------------------------------------------
+
+fast_channel::fast_channel(fast_channel &&other) noexcept
+    : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
+      size_(std::exchange(other.size_, 0)), layout_(other.layout_)
+{
+}
+
+fast_channel &fast_channel::operator=(fast_channel &&other) noexcept
+{
+    // Release our mapping before taking over the other one.
+    if (this != &other) {
+        unmap();
+        fd_ = std::move(other.fd_);
+        base_ = std::exchange(other.base_, nullptr);
+        size_ = std::exchange(other.size_, 0);
+        layout_ = other.layout_;
+    }
+    return *this;
+}
+
+// fast_consumer / fast_producer objects bound to this memory must not outlive it.
+fast_channel::~fast_channel()
+{
+    unmap();
+}
+
+void fast_channel::unmap() noexcept
+{
+    if (base_ != nullptr)
+        ::munmap(base_, size_);
+    base_ = nullptr;
+    size_ = 0;
+}
+
+unique_fd fast_channel::release_fd() noexcept
+{
+    return std::move(fd_);
+}
+
+// Consumer side. Every failure before init() leaves nothing behind (fd and mapping are local
+// until the very end).
+doca_error_t fast_channel::create(const fast_channel_params &p, fast_channel &out) noexcept
+{
+    const uint32_t cap = capacity_for(p.num_tasks);
+    if (cap == 0 || p.imm_data_len > k_fast_max_imm)
+        return DOCA_ERROR_INVALID_VALUE;
+    const uint64_t total = canonical_for(cap).total;
+    // Sealable memfd: the peer gets the fd and must not be able to shrink the file under us
+    // (SIGBUS in the consumer). No shm_open fallback here: the segment of the same connection
+    // already required memfd (or fell back); a channel is always a memfd.
+    unique_fd fd(::memfd_create("softcomch-fast", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (!fd)
+        return errno_to_doca(errno);
+    if (::ftruncate(fd.get(), off_t(total)) != 0)
+        return errno_to_doca(errno);
+    // Reserve the blocks now (ENOSPC here, not SIGBUS on the data path).
+    if (p.prefault) {
+        const int rc = ::posix_fallocate(fd.get(), 0, off_t(total));
+        if (rc == ENOSPC || rc == ENOMEM || rc == EFBIG)
+            return DOCA_ERROR_NO_MEMORY;
+    }
+    // Freeze the size for both sides.
+    (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+    const int mflags = MAP_SHARED | (p.prefault ? MAP_POPULATE : 0);
+    void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
+    if (base == MAP_FAILED)
+        return errno_to_doca(errno);
+    // Lay out and publish (R20 inside). Cannot fail for parameters checked above.
+    const doca_error_t err = init(base, total, p);
+    if (err != DOCA_SUCCESS) {
+        ::munmap(base, total);
+        return err;
+    }
+    fast_channel_layout lay;
+    (void)validate_header(base, total, &lay);
+    // Hand over (outputs on success only).
+    out = fast_channel();
+    out.fd_ = std::move(fd);
+    out.base_ = base;
+    out.size_ = total;
+    out.layout_ = lay;
+    return DOCA_SUCCESS;
+}
+
+// Producer side: fd and size come from the peer; check them against each other and the header.
+doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &out,
+                                  bool prefault) noexcept
+{
+    if (fd < 0 || expected_size < k_fast_align || expected_size % k_fast_align != 0 ||
+        expected_size > canonical_for(k_fast_max_capacity).total)
+        return DOCA_ERROR_INVALID_VALUE;
+    // The file must be exactly the announced size (mapping past its end would SIGBUS).
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+        return errno_to_doca(errno);
+    if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
+        return DOCA_ERROR_INVALID_VALUE;
+    const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
+    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
+    if (base == MAP_FAILED)
+        return errno_to_doca(errno);
+    // Validate everything before a single queue word is used.
+    fast_channel_layout lay;
+    const doca_error_t err = validate_header(base, expected_size, &lay);
+    if (err != DOCA_SUCCESS) {
+        ::munmap(base, expected_size);
+        return err;
+    }
+    // Diagnostics only (relaxed): the producer block is ours to write.
+    static_cast<fast_channel_ctrl *>(base)->producer_pid.store(uint32_t(::getpid()),
+                                                               std::memory_order_relaxed);
+    out = fast_channel();
+    out.base_ = base;
+    out.size_ = expected_size;
+    out.layout_ = lay;
+    return DOCA_SUCCESS;
+}
+
+// ---- binding the two ends -----------------------------------------------------------------------
+
+doca_error_t fast_consumer::attach(void *mem, uint64_t len) noexcept
+{
+    // Validate first; nothing of *this changes on failure.
+    fast_channel_layout lay;
+    const doca_error_t err = fast_channel::validate_header(mem, len, &lay);
+    if (err != DOCA_SUCCESS)
+        return err;
+    // The outstanding-task table (control path allocation, sized by the validated num_tasks).
+    std::unique_ptr<uint64_t[]> caps(new (std::nothrow) uint64_t[lay.num_tasks]);
+    if (!caps)
+        return DOCA_ERROR_NO_MEMORY;
+    for (uint32_t i = 0; i < lay.num_tasks; ++i)
+        caps[i] = k_not_posted;
+    // Process-local copies of everything the data path needs.
+    auto *base = static_cast<uint8_t *>(mem);
+    ctrl_ = static_cast<fast_channel_ctrl *>(mem);
+    post_ = base + lay.post_offset;
+    comp_ = base + lay.comp_offset;
+    mask_ = lay.capacity - 1;
+    num_tasks_ = lay.num_tasks;
+    imm_data_len_ = lay.imm_data_len;
+    posted_cap_ = std::move(caps);
+    outstanding_ = 0;
+    expired_ = false;
+    corrupted_ = false;
+    peeked_ = false;
+    view_ = fast_completion{};
+    // Resume where the queues are: 0 and 0 on a fresh channel. On a quiescent used one (see
+    // the header) every posted entry was claimed, so our next post position is claim_pos, and
+    // every completion was consumed, so our next read position is comp_head. Relaxed: no
+    // producer is active while we bind (control path).
+    post_pos_ = ctrl_->claim_pos.load(std::memory_order_relaxed);
+    comp_pos_ = ctrl_->comp_head.load(std::memory_order_relaxed);
+    // Open, and record our pid for diagnostics (relaxed: nothing published through them).
+    ctrl_->state.store(k_fast_state_open, std::memory_order_relaxed);
+    ctrl_->consumer_pid.store(uint32_t(::getpid()), std::memory_order_relaxed);
+    return DOCA_SUCCESS;
+}
+
+doca_error_t fast_producer::attach(void *mem, uint64_t len) noexcept
+{
+    // Validate first; nothing of *this changes on failure.
+    fast_channel_layout lay;
+    const doca_error_t err = fast_channel::validate_header(mem, len, &lay);
+    if (err != DOCA_SUCCESS)
+        return err;
+    // Process-local copies only; the shared config is never read again.
+    auto *base = static_cast<uint8_t *>(mem);
+    ctrl_ = static_cast<fast_channel_ctrl *>(mem);
+    post_ = base + lay.post_offset;
+    comp_ = base + lay.comp_offset;
+    mask_ = lay.capacity - 1;
+    num_tasks_ = lay.num_tasks;
+    imm_data_len_ = lay.imm_data_len;
+    return DOCA_SUCCESS;
+}
+
+} // namespace softcomch::transport::shm
