@@ -257,7 +257,10 @@ DOCA_STABLE doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_
 							      uint32_t num_send_tasks);
 
 /**
- * @brief Takes a send task from the pool. The message is copied when the task is submitted.
+ * @brief Takes a send task from the pool. The task refers to the message; it is not copied here.
+ * As DOCA requires, the message must stay unchanged from submit until the task completes:
+ * SoftComch copies it into the peer's receive queue at submit when there is room, otherwise
+ * as soon as room appears.
  * @param [in] peer the connection to send on.
  * @param [in] msg the message (need not be in registered memory).
  * @param [in] len its length, 1 .. the negotiated maximum message size.

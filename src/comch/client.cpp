@@ -30,7 +30,7 @@ doca_error_t doca_comch_client::do_start()
     try {
         dir = transport::fabric_dir(fabric);
     } catch (const std::system_error &e) {
-        SC_LOG_ERR("comch client '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
+        SC_LOG_ERR("doca_ctx_start: comch client '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
         return DOCA_ERROR_INITIALIZATION;
     }
     connection_.reset();

@@ -170,9 +170,6 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
     conn->link_->commit(softcomch::transport::msg_type::data, task->len_);
     conn->live_.sent_messages++;
     conn->live_.sent_bytes += task->len_;
-    // The message is in the peer's receive queue: the send is complete. Its callback runs on the
-    // next progress call, i.e. before any reply to it can be delivered.
-    complete(task, DOCA_SUCCESS);
     return true;
 }
 
@@ -198,8 +195,13 @@ doca_error_t comch_ctx::submit(doca_task *t)
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
     // Keep order: a send may overtake nothing that waits for space.
-    if (!conn->pending_.empty() || !write_send(conn, task))
+    if (!conn->pending_.empty() || !write_send(conn, task)) {
         conn->pending_.push_back(t);
+        return DOCA_SUCCESS;
+    }
+    // The message is in the peer's receive queue: the send is complete. Its callback runs on the
+    // next progress call, i.e. before any reply to it can be delivered.
+    complete(t, DOCA_SUCCESS);
     return DOCA_SUCCESS;
 }
 
@@ -214,7 +216,9 @@ unsigned comch_ctx::flush_pending(doca_comch_connection *conn) noexcept
     while (doca_task *t = conn->pending_.front()) {
         if (!write_send(conn, static_cast<doca_comch_task_send *>(t)))
             break;
+        // Unlink before completing: the completion queue threads through the same link.
         conn->pending_.pop_front();
+        complete(t, DOCA_SUCCESS);
         ++n;
     }
     return n;

@@ -116,7 +116,7 @@ private:
     void send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t status) noexcept;
     // The connection ended: the peer's consumers expire, ours lose their peer.
     void end_fast_path(doca_comch_connection *conn) noexcept;
-    // Writes one send into the ring; false if there is no room.
+    // Writes one send into the ring (the caller completes the task); false if there is no room.
     bool write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept;
     unsigned flush_pending(doca_comch_connection *conn) noexcept;
     void unregister_connection(doca_comch_connection *conn) noexcept;

@@ -82,18 +82,18 @@ doca_error_t doca_comch_server::do_start()
         std::string dir = transport::fabric_dir(fabric);
         info.socket_path = transport::endpoint_socket_path(dir, info.key);
     } catch (const std::system_error &e) {
-        SC_LOG_ERR("comch server '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
         return DOCA_ERROR_INITIALIZATION;
     }
     doca_error_t rc = transport::listener::open(info, listener_);
     if (rc == DOCA_ERROR_ALREADY_EXIST) {
-        SC_LOG_ERR("comch server '%s': another live server already uses this name for host function %s "
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': another live server already uses this name for host function %s "
                    "(fabric '%s')",
                    name_.c_str(), info.key.host_function.c_str(), fabric.c_str());
         return rc;
     }
     if (rc != DOCA_SUCCESS) {
-        SC_LOG_ERR("comch server '%s': cannot listen at %s: %s", name_.c_str(), info.socket_path.c_str(),
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot listen at %s: %s", name_.c_str(), info.socket_path.c_str(),
                    softcomch::error_name(rc));
         return DOCA_ERROR_INITIALIZATION;
     }

@@ -153,27 +153,27 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
 
 doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo, uint32_t *max_name_len)
 {
-    return cap_u32(::softcomch::api_function(), devinfo, max_name_len, [](const auto &c) { return c.max_name_len; });
+    return cap_u32(__func__, devinfo, max_name_len, [](const auto &c) { return c.max_name_len; });
 }
 
 doca_error_t doca_comch_cap_get_max_msg_size(const struct doca_devinfo *devinfo, uint32_t *size)
 {
-    return cap_u32(::softcomch::api_function(), devinfo, size, [](const auto &c) { return c.max_msg_size; });
+    return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_msg_size; });
 }
 
 doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo, uint32_t *size)
 {
-    return cap_u32(::softcomch::api_function(), devinfo, size, [](const auto &c) { return c.max_recv_queue_size; });
+    return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_recv_queue_size; });
 }
 
 doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients)
 {
-    return cap_u32(::softcomch::api_function(), devinfo, num_clients, [](const auto &c) { return c.max_clients; });
+    return cap_u32(__func__, devinfo, num_clients, [](const auto &c) { return c.max_clients; });
 }
 
 doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks)
 {
-    return cap_u32(::softcomch::api_function(), devinfo, max_send_tasks, [](const auto &c) { return c.max_send_tasks; });
+    return cap_u32(__func__, devinfo, max_send_tasks, [](const auto &c) { return c.max_send_tasks; });
 }
 
 doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
@@ -209,8 +209,10 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
                       "%s: device %s cannot run a Comch server (servers run on the DPU side; "
                       "doca_comch_cap_server_is_supported says so)",
                       ::softcomch::api_function(), info->pci_addr().c_str());
-        if (repr->info()->bluefield_id() != info->bluefield_id())
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: representor %s does not belong to the BlueField of device %s",
+        if (repr->info()->manager() != info)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                      "%s: representor %s is not managed by device %s (list the device's representors with "
+                      "doca_devinfo_rep_create_list)",
                       ::softcomch::api_function(), repr->info()->name().c_str(), info->pci_addr().c_str());
         *comch_server = new doca_comch_server(dev, repr, name);
         return DOCA_SUCCESS;
