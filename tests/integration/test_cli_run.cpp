@@ -556,7 +556,7 @@ TEST_F(CliRunWithLibrary, DemoPasses)
 {
     auto r = softcomch({"demo"}, 60);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
-    EXPECT_TRUE(contains(r.out, "Demo passed: 3 of 3 steps")) << r.out;
+    EXPECT_TRUE(contains(r.out, "Demo passed: 4 of 4 steps")) << r.out;
     EXPECT_TRUE(has_line(r.out, "      ok    round-trip time p50 ", {" us, p99 ", " us ("}))
         << r.out;
     EXPECT_LT(r.seconds, 15);
