@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Fast-path throughput through the public API, next to baselines measured in the same run:
+// single-core memcpy of the same size (cache-hot) and process_vm_writev into another process.
+//
+// The DPU side (a forked process pinned to CPU 1) runs a server and a consumer that keeps
+// `depth` receive buffers posted, re-posting each from its completion callback. The host side
+// (this process, CPU 0) runs a client and a producer that streams `count` payloads of each size
+// to that consumer. Throughput = bytes delivered / time from the first send to the consumer's
+// "done" message on the control path.
+//
+// Output: `name,payload_bytes,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw` per line.
+// Usage: comch_fastpath [total MiB per size (default 2048)]
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_comch.h>
+#include <doca_comch_consumer.h>
+#include <doca_comch_producer.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_error.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+
+using namespace softcomch::bench;
+using bench_clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr const char *k_name = "comch_fastpath_bench";
+constexpr uint32_t k_depth = 16; // receive buffers kept posted
+
+[[noreturn]] void die(const char *what, doca_error_t rc)
+{
+    std::fprintf(stderr, "comch_fastpath: %s: %s\n", what, doca_error_get_name(rc));
+    std::exit(1);
+}
+
+void check(doca_error_t rc, const char *what)
+{
+    if (rc != DOCA_SUCCESS)
+        die(what, rc);
+}
+
+doca_dev *open_dev(const char *pci)
+{
+    doca_devinfo **list = nullptr;
+    uint32_t n = 0;
+    doca_dev *dev = nullptr;
+    check(doca_devinfo_create_list(&list, &n), "device list");
+    for (uint32_t i = 0; i < n && !dev; ++i) {
+        uint8_t eq = 0;
+        if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
+            doca_dev_open(list[i], &dev);
+    }
+    doca_devinfo_destroy_list(list);
+    if (!dev)
+        die("open device", DOCA_ERROR_NOT_FOUND);
+    return dev;
+}
+
+doca_dev_rep *open_rep(doca_dev *dev, const char *pci)
+{
+    doca_devinfo_rep **list = nullptr;
+    uint32_t n = 0;
+    doca_dev_rep *rep = nullptr;
+    check(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n), "representor list");
+    for (uint32_t i = 0; i < n && !rep; ++i) {
+        uint8_t eq = 0;
+        if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
+            doca_dev_rep_open(list[i], &rep);
+    }
+    doca_devinfo_rep_destroy_list(list);
+    if (!rep)
+        die("open representor", DOCA_ERROR_NOT_FOUND);
+    return rep;
+}
+
+// Registered memory: an mmap over an aligned allocation and an inventory for its bufs.
+struct region {
+    void *mem = nullptr;
+    size_t len = 0;
+    doca_mmap *mmap = nullptr;
+    doca_buf_inventory *inv = nullptr;
+    void init(doca_dev *dev, size_t bytes, size_t nbufs)
+    {
+        len = (bytes + 4095) & ~size_t(4095);
+        mem = std::aligned_alloc(4096, len);
+        std::memset(mem, 0x5a, len); // fault the pages in before measuring
+        check(doca_mmap_create(&mmap), "mmap create");
+        check(doca_mmap_add_dev(mmap, dev), "mmap add dev");
+        check(doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE), "mmap permissions");
+        check(doca_mmap_set_memrange(mmap, mem, len), "mmap memrange");
+        check(doca_mmap_start(mmap), "mmap start");
+        check(doca_buf_inventory_create(nbufs, &inv), "inventory create");
+        check(doca_buf_inventory_start(inv), "inventory start");
+    }
+};
+
+// ---- DPU side: server + consumer ----
+
+struct dpu_state {
+    doca_pe *pe = nullptr;
+    doca_pe *cpe = nullptr;
+    doca_comch_server *server = nullptr;
+    doca_comch_connection *conn = nullptr;
+    doca_comch_consumer *consumer = nullptr;
+    uint64_t expected = 0, received = 0;
+    bool quit = false;
+} dpu;
+
+void dpu_send_done(doca_comch_task_send *t, union doca_data, union doca_data)
+{
+    doca_task_free(doca_comch_task_send_as_task(t));
+}
+
+void recv_done(doca_comch_consumer_task_post_recv *task, union doca_data, union doca_data)
+{
+    ++dpu.received;
+    doca_buf *buf = doca_comch_consumer_task_post_recv_get_buf(task);
+    doca_buf_reset_data_len(buf);
+    if (dpu.received < dpu.expected) {
+        check(doca_task_submit(doca_comch_consumer_task_post_recv_as_task(task)), "repost");
+    } else {
+        // Not needed any more: a context reaches IDLE only once all its tasks are freed.
+        doca_buf_dec_refcount(buf, nullptr);
+        doca_task_free(doca_comch_consumer_task_post_recv_as_task(task));
+    }
+    if (dpu.received == dpu.expected) {
+        doca_comch_task_send *t = nullptr;
+        check(doca_comch_server_task_send_alloc_init(dpu.server, dpu.conn, "done", 4, &t), "done alloc");
+        check(doca_task_submit(doca_comch_task_send_as_task(t)), "done submit");
+    }
+}
+
+void recv_error(doca_comch_consumer_task_post_recv *task, union doca_data, union doca_data)
+{
+    doca_buf *buf = doca_comch_consumer_task_post_recv_get_buf(task);
+    doca_buf_dec_refcount(buf, nullptr);
+    doca_task_free(doca_comch_consumer_task_post_recv_as_task(task));
+}
+
+int run_dpu(size_t payload, uint64_t count)
+{
+    doca_dev *dev = open_dev("03:00.0");
+    doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+    check(doca_pe_create(&dpu.pe), "pe");
+    check(doca_pe_create(&dpu.cpe), "consumer pe");
+    check(doca_comch_server_create(dev, rep, k_name, &dpu.server), "server create");
+    doca_ctx *ctx = doca_comch_server_as_ctx(dpu.server);
+    check(doca_pe_connect_ctx(dpu.pe, ctx), "connect");
+    check(doca_comch_server_task_send_set_conf(dpu.server, dpu_send_done, dpu_send_done, 16), "send conf");
+    check(doca_comch_server_event_msg_recv_register(
+              dpu.server, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) { dpu.quit = true; }),
+          "recv register");
+    check(doca_comch_server_event_connection_status_changed_register(
+              dpu.server,
+              [](doca_comch_event_connection_status_changed *, doca_comch_connection *c, uint8_t) { dpu.conn = c; },
+              [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) { dpu.quit = true; }),
+          "connection register");
+    check(doca_ctx_start(ctx), "server start");
+    while (!dpu.conn)
+        doca_pe_progress(dpu.pe);
+
+    region r;
+    r.init(dev, payload * k_depth, k_depth);
+    check(doca_comch_consumer_create(dpu.conn, r.mmap, &dpu.consumer), "consumer create");
+    doca_ctx *cctx = doca_comch_consumer_as_ctx(dpu.consumer);
+    check(doca_pe_connect_ctx(dpu.cpe, cctx), "consumer connect");
+    check(doca_comch_consumer_task_post_recv_set_conf(dpu.consumer, recv_done, recv_error, k_depth), "recv conf");
+    dpu.expected = count;
+    if (doca_ctx_start(cctx) != DOCA_ERROR_IN_PROGRESS)
+        die("consumer start", DOCA_ERROR_UNEXPECTED);
+    doca_ctx_states st = DOCA_CTX_STATE_STARTING;
+    while (st != DOCA_CTX_STATE_RUNNING) {
+        doca_pe_progress(dpu.pe);
+        doca_pe_progress(dpu.cpe);
+        doca_ctx_get_state(cctx, &st);
+    }
+    for (uint32_t i = 0; i < k_depth; ++i) {
+        doca_buf *buf = nullptr;
+        check(doca_buf_inventory_buf_get_by_addr(r.inv, r.mmap, static_cast<char *>(r.mem) + i * payload, payload,
+                                                 &buf),
+              "buf");
+        doca_comch_consumer_task_post_recv *t = nullptr;
+        check(doca_comch_consumer_task_post_recv_alloc_init(dpu.consumer, buf, &t), "recv alloc");
+        check(doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t)), "recv submit");
+    }
+    while (!dpu.quit) {
+        doca_pe_progress(dpu.cpe);
+        doca_pe_progress(dpu.pe);
+    }
+    // Teardown: the consumer flushes its posted receives, then everything goes IDLE.
+    doca_ctx_stop(cctx);
+    do {
+        doca_pe_progress(dpu.cpe);
+        doca_ctx_get_state(cctx, &st);
+    } while (st != DOCA_CTX_STATE_IDLE);
+    doca_comch_consumer_destroy(dpu.consumer);
+    doca_ctx_stop(ctx);
+    do {
+        doca_pe_progress(dpu.pe);
+        doca_ctx_get_state(ctx, &st);
+    } while (st != DOCA_CTX_STATE_IDLE);
+    return 0;
+}
+
+// ---- host side: client + producer ----
+
+struct host_state {
+    doca_pe *pe = nullptr;
+    doca_pe *ppe = nullptr;
+    doca_comch_client *client = nullptr;
+    uint32_t consumer_id = 0;
+    bool done = false;
+    uint64_t completed = 0;
+} host;
+
+void host_send_done(doca_comch_task_send *t, union doca_data, union doca_data)
+{
+    doca_task_free(doca_comch_task_send_as_task(t));
+}
+
+void produced(doca_comch_producer_task_send *t, union doca_data, union doca_data)
+{
+    ++host.completed;
+    doca_task_free(doca_comch_producer_task_send_as_task(t));
+}
+
+double run_host(size_t payload, uint64_t count)
+{
+    doca_dev *dev = open_dev("b1:00.0");
+    check(doca_pe_create(&host.pe), "pe");
+    check(doca_pe_create(&host.ppe), "producer pe");
+    check(doca_comch_client_create(dev, k_name, &host.client), "client create");
+    doca_ctx *ctx = doca_comch_client_as_ctx(host.client);
+    check(doca_pe_connect_ctx(host.pe, ctx), "connect");
+    check(doca_comch_client_task_send_set_conf(host.client, host_send_done, host_send_done, 16), "send conf");
+    check(doca_comch_client_event_msg_recv_register(
+              host.client, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) { host.done = true; }),
+          "recv register");
+    check(doca_comch_client_event_consumer_register(
+              host.client, [](doca_comch_event_consumer *, doca_comch_connection *, uint32_t id) { host.consumer_id = id; },
+              [](doca_comch_event_consumer *, doca_comch_connection *, uint32_t) {}),
+          "consumer register");
+    if (doca_ctx_start(ctx) != DOCA_ERROR_IN_PROGRESS)
+        die("client start", DOCA_ERROR_UNEXPECTED);
+    doca_ctx_states st = DOCA_CTX_STATE_STARTING;
+    while (st != DOCA_CTX_STATE_RUNNING) {
+        doca_pe_progress(host.pe);
+        doca_ctx_get_state(ctx, &st);
+    }
+    doca_comch_connection *conn = nullptr;
+    check(doca_comch_client_get_connection(host.client, &conn), "connection");
+    while (!host.consumer_id)
+        doca_pe_progress(host.pe);
+
+    doca_comch_producer *producer = nullptr;
+    check(doca_comch_producer_create(conn, &producer), "producer create");
+    doca_ctx *pctx = doca_comch_producer_as_ctx(producer);
+    check(doca_pe_connect_ctx(host.ppe, pctx), "producer connect");
+    check(doca_comch_producer_task_send_set_conf(producer, produced, produced, 64), "producer conf");
+    check(doca_ctx_start(pctx), "producer start");
+    region r;
+    r.init(dev, payload, 4);
+    doca_buf *buf = nullptr;
+    check(doca_buf_inventory_buf_get_by_data(r.inv, r.mmap, r.mem, payload, &buf), "source buf");
+
+    auto t0 = bench_clock::now();
+    for (uint64_t i = 0; i < count; ++i) {
+        doca_comch_producer_task_send *t = nullptr;
+        doca_error_t rc;
+        while ((rc = doca_comch_producer_task_send_alloc_init(producer, buf, nullptr, 0, host.consumer_id, &t)) ==
+               DOCA_ERROR_NO_MEMORY)
+            doca_pe_progress(host.ppe);
+        check(rc, "send alloc");
+        while ((rc = doca_task_submit(doca_comch_producer_task_send_as_task(t))) == DOCA_ERROR_AGAIN)
+            doca_pe_progress(host.ppe); // every buffer is full: the consumer re-posts as it drains
+        check(rc, "send submit");
+    }
+    while (!host.done) {
+        doca_pe_progress(host.ppe);
+        doca_pe_progress(host.pe);
+    }
+    double seconds = std::chrono::duration<double>(bench_clock::now() - t0).count();
+    while (host.completed < count)
+        doca_pe_progress(host.ppe);
+
+    doca_ctx_stop(pctx);
+    do {
+        doca_pe_progress(host.ppe);
+        doca_ctx_get_state(pctx, &st);
+    } while (st != DOCA_CTX_STATE_IDLE);
+    doca_comch_producer_destroy(producer);
+    doca_buf_dec_refcount(buf, nullptr);
+    doca_ctx_stop(ctx);
+    do {
+        doca_pe_progress(host.pe);
+        doca_ctx_get_state(ctx, &st);
+    } while (st != DOCA_CTX_STATE_IDLE);
+    return double(payload) * double(count) / seconds / 1e9;
+}
+
+double measure_comch(size_t payload, uint64_t count)
+{
+    bool single = online_cpus() < 2;
+    std::fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        pin_to_cpu(single ? 0 : 1);
+        _exit(run_dpu(payload, count));
+    }
+    pin_to_cpu(0);
+    host = host_state{};
+    double gbps = run_host(payload, count);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "comch_fastpath: DPU side failed\n");
+        std::exit(1);
+    }
+    return gbps;
+}
+
+// ---- baselines ----
+
+double measure_memcpy(size_t payload, uint64_t count)
+{
+    std::vector<char> src(payload, 1), dst(payload, 0);
+    std::memcpy(dst.data(), src.data(), payload); // warm
+    auto t0 = bench_clock::now();
+    for (uint64_t i = 0; i < count; ++i) {
+        src[i % payload] = char(i);
+        std::memcpy(dst.data(), src.data(), payload);
+        asm volatile("" : : "r"(dst.data()) : "memory");
+    }
+    return double(payload) * double(count) / std::chrono::duration<double>(bench_clock::now() - t0).count() / 1e9;
+}
+
+double measure_pvw(size_t payload, uint64_t count)
+{
+    // A child with a buffer at the same address as ours (fork keeps the layout): we write into it.
+    std::vector<char> dst(payload, 0), src(payload, 1);
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        char c;
+        [[maybe_unused]] ssize_t r = read(pipefd[0], &c, 1); // wait until the parent is done
+        _exit(0);
+    }
+    iovec local{src.data(), payload}, remote{dst.data(), payload};
+    process_vm_writev(pid, &local, 1, &remote, 1, 0); // warm
+    auto t0 = bench_clock::now();
+    for (uint64_t i = 0; i < count; ++i)
+        if (process_vm_writev(pid, &local, 1, &remote, 1, 0) != ssize_t(payload))
+            break;
+    double s = std::chrono::duration<double>(bench_clock::now() - t0).count();
+    [[maybe_unused]] ssize_t w = write(pipefd[1], "x", 1);
+    waitpid(pid, nullptr, 0);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    return double(payload) * double(count) / s / 1e9;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const double total_mib = argc > 1 ? std::strtod(argv[1], nullptr) : 2048;
+    std::string fabric = "bench-fastpath-" + std::to_string(getpid());
+    setenv("SOFTCOMCH_FABRIC", fabric.c_str(), 1);
+    unsetenv("SOFTCOMCH_SIDE");
+    unsetenv("SOFTCOMCH_TOPOLOGY");
+
+    print_context("comch_fastpath");
+    std::printf("# name,payload_bytes,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
+    for (size_t payload : {size_t(4) << 10, size_t(64) << 10, size_t(1) << 20, size_t(4) << 20}) {
+        uint64_t count = uint64_t(total_mib * 1048576.0 / double(payload));
+        if (count < 64)
+            count = 64;
+        double mc = measure_memcpy(payload, count);
+        double pvw = measure_pvw(payload, count);
+        double comch = measure_comch(payload, count);
+        std::printf("memcpy,%zu,%.2f,1.00,%.2f\n", payload, mc, mc / pvw);
+        std::printf("process_vm_writev,%zu,%.2f,%.2f,1.00\n", payload, pvw, pvw / mc);
+        std::printf("comch_fastpath,%zu,%.2f,%.2f,%.2f\n", payload, comch, comch / mc, comch / pvw);
+        std::fflush(stdout);
+    }
+    return 0;
+}
