@@ -61,6 +61,12 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
                    sizeof(doca_comch_producer_task_send::imm_));
         return DOCA_ERROR_INVALID_VALUE;
     }
+    uint32_t max_buf = conn_->owner_->dev()->info()->comch().producer_max_buf_size;
+    if (buf->data_len() > max_buf) {
+        SC_LOG_ERR("%s: %zu bytes is above the maximum of %u (doca_comch_producer_cap_get_max_buf_size)", func,
+                   buf->data_len(), max_buf);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
     if (!buf->mmap() || !buf->mmap()->started()) {
         SC_LOG_ERR("%s: the buffer is not in a started doca_mmap", func);
         return DOCA_ERROR_INVALID_VALUE;

@@ -28,8 +28,9 @@ if(IS_ABSOLUTE "${LIBDIR}")
   return()
 endif()
 
+# Each step has its own time limit, so that a hang names the step instead of timing out the test.
 function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
   if(NOT rc EQUAL 0)
     string(JOIN " " cmd ${ARGN})
     message(FATAL_ERROR "${what} failed (${rc}):\n  ${cmd}\n${out}${err}")

@@ -6,7 +6,7 @@
 // unset). Covers the start codes, every state-callback transition with its order and where it
 // is reported from, stop from inside callbacks, completion-before-reply, send-pool exhaustion,
 // destroy outside IDLE, counters, progress-engine destroy with contexts attached, queued sends,
-// and the notification handle waking an epoll wait.
+// the notification handle waking an epoll wait, and when a message buffer may be reused.
 #include <doca_comch.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
@@ -716,28 +716,42 @@ TEST_F(StateMachine, SendsQueuedBehindAFullReceiveQueueAreDeliveredInOrder)
     EXPECT_TRUE(progress_both(srv, cli, [&] { return srv.state() == DOCA_CTX_STATE_IDLE; }, 2000ms));
 }
 
-TEST_F(StateMachine, MessageIsCopiedAtSubmit)
+TEST_F(StateMachine, MessageBufferIsFreeOnceTheSendCompletes)
 {
-    // doca_comch.h: "The message is copied when the task is submitted": the program may reuse
-    // its buffer right after doca_task_submit, also when the message must wait for room in the
-    // peer's receive queue (2 messages here; the client does not progress while sending).
-    char buffer[32]; // declared before the endpoints: queued sends may still point at it
+    // doca_comch.h: the message must stay unchanged from submit until the task completes, so a
+    // completed send no longer needs it: the bytes are in the peer's receive queue by then. Each
+    // buffer is overwritten in its send's completion callback, also for sends that had to wait
+    // for room (the client's receive queue holds 2 messages and it does not progress while the
+    // server sends 8).
+    char buffers[8][32] = {}; // declared before the endpoints: in-flight sends point at them
     endpoint::options small;
     small.recv_queue = 2;
-    endpoint srv(endpoint::role::server, "copied");
-    endpoint cli(endpoint::role::client, "copied", small);
+    endpoint srv(endpoint::role::server, "reuse");
+    endpoint cli(endpoint::role::client, "reuse", small);
     srv.teardown_timeout = 300ms;
     connect(srv, cli);
+    srv.on_send_done = [&](endpoint &, doca_comch_task_send *t) {
+        uint64_t i = doca_task_get_user_data(doca_comch_task_send_as_task(t)).u64;
+        std::memset(buffers[i], 'X', sizeof buffers[i] - 1); // the program reuses its buffer
+        doca_task_free(doca_comch_task_send_as_task(t));
+    };
     constexpr int n = 8;
     for (int i = 0; i < n; ++i) {
-        std::snprintf(buffer, sizeof buffer, "copy %d", i);
+        std::snprintf(buffers[i], sizeof buffers[i], "reuse %d", i);
         doca_comch_task_send *t = nullptr;
-        ASSERT_EQ(srv.alloc(srv.connections[0], buffer, uint32_t(std::strlen(buffer)), &t), DOCA_SUCCESS);
+        ASSERT_EQ(srv.alloc(srv.connections[0], buffers[i], uint32_t(std::strlen(buffers[i])), &t), DOCA_SUCCESS);
+        union doca_data ud {};
+        ud.u64 = uint64_t(i);
+        doca_task_set_user_data(doca_comch_task_send_as_task(t), ud);
         ASSERT_EQ(doca_task_submit(doca_comch_task_send_as_task(t)), DOCA_SUCCESS);
-        std::memset(buffer, 'X', sizeof buffer); // reused at once
     }
+    // Completions run before the client consumes anything: only what is in its queue completes.
+    for (int k = 0; k < 20; ++k)
+        srv.progress();
+    EXPECT_LT(srv.count("send-ok"), size_t(n)) << "sends completed before room existed for them";
     progress_both(srv, cli, [&] { return cli.received.size() == size_t(n); }, 2000ms);
     for (size_t i = 0; i < cli.received.size(); ++i)
-        EXPECT_EQ(cli.received[i], "copy " + std::to_string(i)) << "message " << i << " was not copied at submit";
+        EXPECT_EQ(cli.received[i], "reuse " + std::to_string(i)) << "message " << i << " was read after its completion";
     EXPECT_EQ(cli.received.size(), size_t(n));
+    EXPECT_TRUE(progress_both(srv, cli, [&] { return srv.count("send-ok") == size_t(n); }, 2000ms));
 }

@@ -28,6 +28,7 @@
 #include <cinttypes>
 #include <climits>
 #include <mutex>
+#include <ostream>
 #include <sstream>
 #include <utility>
 
@@ -312,6 +313,12 @@ inline const char *mem_kind_name(mem_kind k)
     return "?";
 }
 
+// Lets GoogleTest print the parameter.
+inline void PrintTo(mem_kind k, std::ostream *os)
+{
+    *os << mem_kind_name(k);
+}
+
 struct region_options {
     mem_kind kind = mem_kind::aligned;
     uint32_t inventory = 64;                         // buf descriptors
@@ -483,6 +490,7 @@ struct consumer_options {
     bool hold_errors = false;       // keep error-completed tasks (do not free them)
     bool epoll = false;
     doca_pe *pe = nullptr;          // attach to this engine (e.g. the connection's) instead of an own one
+    bool check_order = false;       // anomaly unless messages land in posting order (one producer only)
 };
 
 class consumer {
@@ -524,6 +532,7 @@ public:
                                  err_name(rc).c_str(), state_name(state()).c_str());
             }
             free_held();
+            free_pending();
             destroy();
         }
         release_bufs();
@@ -560,13 +569,51 @@ public:
 
     // Progresses this consumer's engine and `owner` (the engine of the connection's server or
     // client, when this thread drives it) until `pred` holds.
+    // Reposts refused with DOCA_ERROR_AGAIN are retried on the way (retry_pending).
     bool progress_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout, doca_pe *owner = nullptr)
     {
+        auto check = [&] {
+            retry_pending();
+            return pred();
+        };
         if (!owner)
-            return group_.until(pred, timeout);
+            return group_.until(check, timeout);
         pe_group g({pe_, owner}, opt_.epoll);
-        return g.until(pred, timeout);
+        return g.until(check, timeout);
     }
+
+    // Resubmits the receives whose repost from the completion callback was refused with
+    // DOCA_ERROR_AGAIN (transient back-pressure); frees them once the consumer is not RUNNING.
+    // Loops that progress the consumer's engine by other means call this themselves.
+    void retry_pending()
+    {
+        for (size_t i = 0; i < pending_.size();) {
+            auto [slot, task] = pending_[i];
+            doca_error_t rc = DOCA_ERROR_BAD_STATE;
+            if (state() == DOCA_CTX_STATE_RUNNING) {
+                doca_buf_set_data(bufs_[slot], slot_addr(slot), 0);
+                rc = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(task));
+            }
+            if (rc == DOCA_ERROR_AGAIN) {
+                ++repost_again;
+                ++i;
+                continue;
+            }
+            if (rc == DOCA_SUCCESS) {
+                posted_[slot] = 1;
+                ++posted_count_;
+                post_order_.push_back(slot);
+            } else {
+                if (state() == DOCA_CTX_STATE_RUNNING) {
+                    ++repost_failures;
+                    last_repost_rc = rc;
+                }
+                doca_task_free(doca_comch_consumer_task_post_recv_as_task(task));
+            }
+            pending_.erase(pending_.begin() + long(i));
+        }
+    }
+    size_t pending() const { return pending_.size(); }
 
     bool wait_running(doca_pe *owner, std::chrono::milliseconds timeout = 5000ms)
     {
@@ -592,13 +639,20 @@ public:
         union doca_data ud;
         ud.u64 = slot;
         doca_task_set_user_data(doca_comch_consumer_task_post_recv_as_task(t), ud);
-        rc = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t));
+        // DOCA_ERROR_AGAIN is transient back-pressure (doca_task_submit): retry for a while.
+        auto end = clock::now() + 1000ms;
+        while ((rc = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t))) == DOCA_ERROR_AGAIN &&
+               clock::now() < end) {
+            ++post_again;
+            sched_yield();
+        }
         if (rc != DOCA_SUCCESS) {
             doca_task_free(doca_comch_consumer_task_post_recv_as_task(t));
             return rc;
         }
         posted_[slot] = 1;
         ++posted_count_;
+        post_order_.push_back(slot);
         return DOCA_SUCCESS;
     }
 
@@ -641,6 +695,13 @@ public:
         return rc;
     }
 
+    void free_pending()
+    {
+        for (auto &[slot, task] : pending_)
+            doca_task_free(doca_comch_consumer_task_post_recv_as_task(task));
+        pending_.clear();
+    }
+
     void free_held()
     {
         for (auto *t : held)
@@ -664,8 +725,10 @@ public:
     std::vector<doca_error_t> errors;                         // statuses of error completions
     std::vector<doca_comch_consumer_task_post_recv *> held;   // error-completed tasks (hold_errors)
     std::vector<std::string> anomalies;                       // contract violations seen in callbacks
-    size_t repost_failures = 0;
+    size_t repost_failures = 0;           // reposts refused with another code than DOCA_ERROR_AGAIN
     doca_error_t last_repost_rc = DOCA_SUCCESS;
+    uint64_t repost_again = 0;            // reposts refused with DOCA_ERROR_AGAIN (retried later)
+    uint64_t post_again = 0;              // first posts refused with DOCA_ERROR_AGAIN (retried)
     std::vector<doca_ctx_states> states;
     doca_error_t create_rc = DOCA_ERROR_UNKNOWN;
     doca_error_t setup_rc = DOCA_ERROR_UNKNOWN;
@@ -690,6 +753,13 @@ private:
             (rc = doca_comch_consumer_set_imm_data_len(cons_, uint32_t(opt_.imm_data_len))) != DOCA_SUCCESS)
             return rc;
         return DOCA_SUCCESS;
+    }
+
+    void forget_post(size_t slot)
+    {
+        auto it = std::find(post_order_.begin(), post_order_.end(), slot);
+        if (it != post_order_.end())
+            post_order_.erase(it);
     }
 
     void anomaly(const std::string &s)
@@ -719,6 +789,11 @@ private:
             if (len && (d < lo || d + len > hi))
                 c->anomaly("received data window outside its slot");
             c->posted_[slot] = 0;
+            // Posted buffers are filled in the order they were posted (one producer at a time).
+            if (c->opt_.check_order && !c->post_order_.empty() && c->post_order_.front() != slot)
+                c->anomaly("message landed in slot " + std::to_string(slot) + " while slot " +
+                           std::to_string(c->post_order_.front()) + " was posted earlier");
+            c->forget_post(slot);
         }
         --c->posted_count_;
         ++c->recv_count;
@@ -744,6 +819,12 @@ private:
             if (rc == DOCA_SUCCESS) {
                 c->posted_[slot] = 1;
                 ++c->posted_count_;
+                c->post_order_.push_back(slot);
+                return;
+            }
+            if (rc == DOCA_ERROR_AGAIN) {
+                ++c->repost_again;
+                c->pending_.emplace_back(slot, task);
                 return;
             }
             ++c->repost_failures;
@@ -762,6 +843,7 @@ private:
             c->anomaly("error callback with status DOCA_SUCCESS");
         if (slot < c->bufs_.size()) {
             c->posted_[slot] = 0;
+            c->forget_post(slot);
             size_t len = 1;
             doca_buf_get_data_len(doca_comch_consumer_task_post_recv_get_buf(task), &len);
             if (len != 0)
@@ -785,6 +867,8 @@ private:
     std::vector<doca_buf *> bufs_;
     std::vector<uint8_t> posted_;
     size_t posted_count_ = 0;
+    std::vector<std::pair<size_t, doca_comch_consumer_task_post_recv *>> pending_;
+    std::deque<size_t> post_order_; // posted slots, oldest first
 };
 
 // ---- producer ----

@@ -426,8 +426,6 @@ doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer
         SC_CHECK(producer, "producer");
         SC_CHECK(buf, "buffer");
         SC_CHECK_NOT_NULL(task);
-        if (consumer_id == 0)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: consumer id 0 is never a consumer's id", api_function());
         return producer->task_send_alloc_init(buf, imm_data, imm_data_len, consumer_id, task);
     });
 }

@@ -3,7 +3,7 @@
 // Consumer memory reachable from the peer: share_range/unshare_range (memfd swapped in under
 // the same addresses), the pvw fallback (process_vm_writev), the policy knob and the producer's
 // one copy. Contract and hazards in shared_memory.hpp; measurements and layout notes in
-// docs/shm_layout.md section 11.
+// docs/shm_layout.md section 10.
 //
 // Ordering: nothing in this file publishes data to the other process by itself. The payload a
 // producer copies (memcpy, streaming stores + sfence, or the kernel's copy in
@@ -34,11 +34,13 @@
 
 namespace softcomch::transport::shm {
 
-// Measured with bench/fastpath_bench (docs/shm_layout.md section 11): see the definition's
+// Measured with bench/fastpath_bench (docs/shm_layout.md section 10): see the definition's
 // comment at the end of this file.
 
 namespace {
 
+// The unit of sharing: mappings are made of whole pages. Asked once (4 KiB on x86-64; 16 or
+// 64 KiB on some Arm kernels, which is why nothing here hard-codes 4096).
 uint64_t page_size() noexcept
 {
     static const uint64_t ps = uint64_t(::sysconf(_SC_PAGESIZE));
@@ -49,10 +51,19 @@ uint64_t page_size() noexcept
 // -> OPERATING_SYSTEM. Same split as segment.cpp.
 doca_error_t errno_to_doca(int e) noexcept
 {
+    // EAGAIN: mmap of locked memory over RLIMIT_MEMLOCK (mlockall(MCL_FUTURE) programs).
     if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE || e == EAGAIN)
         return DOCA_ERROR_NO_MEMORY;
+    // EPERM (seccomp), EINVAL (a kernel without memfd sealing), and anything unexpected.
     return DOCA_ERROR_OPERATING_SYSTEM;
 }
+
+// MADV_POPULATE_WRITE from <linux/mman.h> (Linux 5.14); older C libraries lack the name.
+#ifdef MADV_POPULATE_WRITE
+constexpr int k_madv_populate_write = MADV_POPULATE_WRITE;
+#else
+constexpr int k_madv_populate_write = 23;
+#endif
 
 // ---- /proc/self/maps ------------------------------------------------------------------------
 //
@@ -61,15 +72,23 @@ doca_error_t errno_to_doca(int e) noexcept
 // same time can make it inconsistent, which is one reason share_range must not race with
 // changes to the range (hazard 2).
 
+// One line of /proc/self/maps (one VMA), or a piece of one clipped to a range.
 struct vma_info {
-    uint64_t start = 0;
-    uint64_t end = 0;
-    uint64_t offset = 0;
-    uint64_t inode = 0;
-    bool r = false, w = false, x = false, shared = false;
-    char path[256] = {}; // truncated when longer (only prefixes are compared)
+    uint64_t start = 0;  // first byte
+    uint64_t end = 0;    // one past the last byte
+    uint64_t offset = 0; // file offset of `start` (meaningless for anonymous memory)
+    uint64_t inode = 0;  // 0 for anonymous memory; identifies our memfd pages
+    bool r = false, w = false, x = false, shared = false; // "rwxs" / "rw-p" ...
+    char path[64] = {};  // truncated when longer: only short prefixes are compared ("[heap]",
+                         // "[anon:", "[stack", a leading '/'), and 64 arrays of this struct live
+                         // on the stack of whichever thread forks (fork child handler)
 };
 
+// Field parsers over [p, e): each advances p past what it consumed and fails (false) when
+// nothing matched, so a malformed line is skipped rather than misread. Hand-written instead of
+// sscanf: usable from the fork child handler and free of locale effects.
+
+// Lower-case hexadecimal, as the kernel prints addresses, offsets and device numbers.
 bool parse_hex(const char *&p, const char *e, uint64_t *v) noexcept
 {
     uint64_t x = 0;
@@ -89,6 +108,7 @@ bool parse_hex(const char *&p, const char *e, uint64_t *v) noexcept
     return p != s;
 }
 
+// Decimal (the inode; also /proc/sys/vm/max_map_count).
 bool parse_dec(const char *&p, const char *e, uint64_t *v) noexcept
 {
     uint64_t x = 0;
@@ -99,6 +119,7 @@ bool parse_dec(const char *&p, const char *e, uint64_t *v) noexcept
     return p != s;
 }
 
+// One expected separator character.
 bool skip(const char *&p, const char *e, char c) noexcept
 {
     if (p >= e || *p != c)
@@ -107,6 +128,7 @@ bool skip(const char *&p, const char *e, char c) noexcept
     return true;
 }
 
+// The column padding before the path.
 void skip_spaces(const char *&p, const char *e) noexcept
 {
     while (p < e && *p == ' ')
@@ -116,10 +138,13 @@ void skip_spaces(const char *&p, const char *e) noexcept
 // "start-end perms offset major:minor inode   path"
 bool parse_line(const char *p, const char *e, vma_info *v) noexcept
 {
+    // The device is parsed (to validate the line's shape) but not kept: the inode of a memfd
+    // is unique within its internal mount, and a mapping is only ever compared with our own.
     uint64_t dev;
     if (!parse_hex(p, e, &v->start) || !skip(p, e, '-') || !parse_hex(p, e, &v->end) ||
         !skip(p, e, ' ') || e - p < 5)
         return false;
+    // Four permission characters: r/w/x or '-', then 's' (shared) or 'p' (private).
     v->r = p[0] == 'r';
     v->w = p[1] == 'w';
     v->x = p[2] == 'x';
@@ -129,6 +154,8 @@ bool parse_line(const char *p, const char *e, vma_info *v) noexcept
         !parse_hex(p, e, &dev) || !skip(p, e, ':') || !parse_hex(p, e, &dev) ||
         !skip(p, e, ' ') || !parse_dec(p, e, &v->inode))
         return false;
+    // The rest of the line is the path: empty (anonymous), "[heap]", "[stack]", "[anon:name]",
+    // a file name, "/memfd:name (deleted)"...
     skip_spaces(p, e);
     const size_t n = std::min(size_t(e - p), sizeof v->path - 1);
     std::memcpy(v->path, p, n);
@@ -141,33 +168,41 @@ bool parse_line(const char *p, const char *e, vma_info *v) noexcept
 template <class Fn>
 bool for_each_vma(Fn &&fn) noexcept
 {
+    // procfs may be missing (some containers): the caller then refuses to share (auto -> pvw).
     const int fd = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
+    // Lines are at most ~4200 bytes (PATH_MAX path), so 8 KiB holds any complete line but a
+    // pathological one, which is handled below.
     char buf[8192];
     size_t fill = 0;
     bool skipping = false; // inside the tail of an over-long line
     bool ok = true;
     for (bool stop = false; !stop;) {
+        // procfs produces whole lines per read where it can; a short read is not an error.
         const ssize_t n = ::read(fd, buf + fill, sizeof buf - fill);
         if (n < 0 && errno == EINTR)
-            continue;
+            continue; // a signal: read again
         if (n <= 0) {
-            ok = n == 0;
+            ok = n == 0; // 0: end of file (a trailing partial line cannot happen: lines end in \n)
             break;
         }
         fill += size_t(n);
+        // Hand every complete line to fn; keep a trailing partial line for the next read.
         size_t start = 0;
         while (!stop) {
             auto *nl = static_cast<char *>(std::memchr(buf + start, '\n', fill - start));
             if (nl == nullptr)
-                break;
+                break; // incomplete: wait for the rest
             vma_info v;
+            // A line that does not parse is skipped (the kernel's format is stable; this is
+            // defence, not an expected path). The tail of an over-long line is skipped too.
             if (!skipping && parse_line(buf + start, nl, &v) && !fn(v))
                 stop = true;
             skipping = false;
             start = size_t(nl - buf) + 1;
         }
+        // The partial line moves to the front of the buffer.
         std::memmove(buf, buf + start, fill - start);
         fill -= start;
         if (!stop && fill == sizeof buf) {
@@ -190,14 +225,15 @@ constexpr size_t k_max_vmas = 64;
 // unreadable; *count = SIZE_MAX when there are too many.
 bool collect_vmas(uint64_t base, uint64_t end, vma_info *out, size_t *count) noexcept
 {
+    // Into the caller's fixed array: no allocation (fork child handler).
     size_t n = 0;
     const bool ok = for_each_vma([&](const vma_info &v) {
         if (v.end <= base)
-            return true;
+            return true; // below the range: keep looking
         if (v.start >= end)
             return false; // sorted: nothing further intersects
         if (n == k_max_vmas) {
-            n = SIZE_MAX;
+            n = SIZE_MAX; // a range cut into this many pieces is not ordinary memory
             return false;
         }
         vma_info c = v;
@@ -218,6 +254,8 @@ bool collect_vmas(uint64_t base, uint64_t end, vma_info *out, size_t *count) noe
 // Ordinary private anonymous read-write memory: what share_range may replace.
 bool private_anon_ok(const vma_info &v) noexcept
 {
+    // Read-write, not executable (JIT code is not a receive buffer), private, no file behind
+    // it (a private file mapping would lose its file-backed semantics if replaced).
     if (!v.r || !v.w || v.x || v.shared || v.inode != 0)
         return false;
     // Plain anonymous, the brk heap, or a named anonymous mapping that is not a thread stack
@@ -245,9 +283,11 @@ struct registry_entry {
             // reads the contents from it, independent of what the program does with its fds
 };
 
+// Every range this process shares (remapped or reused): overlap checks and the fork child
+// handler. Few entries (one per consumer mmap), so a vector and linear scans.
 struct registry {
-    std::mutex mutex;
-    std::vector<registry_entry> entries;
+    std::mutex mutex;                    // also held across fork() (prepare/parent/child)
+    std::vector<registry_entry> entries; // capacity reserved before each insertion
 };
 
 // Never destroyed: atfork handlers and late unshares must find it valid at any time.
@@ -262,16 +302,20 @@ registry &reg() noexcept
 // sanitizers their redzones and shadow-tracked data of other threads): an instrumented memcpy
 // would rightly report reading them. The kernel's copy is invisible to sanitizers, costs the
 // same as memcpy, and needs no temporary mapping of the file.
+// Both loop over partial transfers (a signal, or the kernel's per-call limit of ~2 GiB) and
+// report failure with errno set.
 bool file_write(int fd, const uint8_t *src, uint64_t len, uint64_t off) noexcept
 {
     while (len != 0) {
+        // Raw system call: libc's pwrite is intercepted by the sanitizers, which would check
+        // the (partly foreign) source range.
         const long n = ::syscall(SYS_pwrite64, fd, src, len, off);
         if (n < 0 && errno == EINTR)
-            continue;
+            continue; // interrupted before anything was written: again
         if (n <= 0) {
             if (n == 0)
-                errno = EIO;
-            return false;
+                errno = EIO; // no progress at all: do not loop forever
+            return false;    // ENOSPC/ENOMEM (shmem out of memory), EFAULT...
         }
         src += n;
         off += uint64_t(n);
@@ -283,12 +327,13 @@ bool file_write(int fd, const uint8_t *src, uint64_t len, uint64_t off) noexcept
 bool file_read(int fd, uint8_t *dst, uint64_t len, uint64_t off) noexcept
 {
     while (len != 0) {
+        // Raw system call, for the same reason as file_write().
         const long n = ::syscall(SYS_pread64, fd, dst, len, off);
         if (n < 0 && errno == EINTR)
-            continue;
+            continue; // interrupted before anything was read: again
         if (n <= 0) {
             if (n == 0)
-                errno = EIO;
+                errno = EIO; // end of file: the memfd is sealed, so only a bug gets here
             return false;
         }
         dst += n;
@@ -325,6 +370,8 @@ bool read_edges_last(int fd, uint8_t *mem, uint64_t len, uint64_t off) noexcept
 // handler (mmap, pread, mremap, mprotect: system calls only).
 doca_error_t privatize(const vma_info &v, int fd) noexcept
 {
+    // Fresh private pages at an address of the kernel's choosing, populated now (the copy below
+    // touches all of them anyway; one populate is cheaper than a fault per page).
     const uint64_t len = v.end - v.start;
     void *tmp = ::mmap(nullptr, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -363,6 +410,8 @@ doca_error_t privatize_range(uint64_t base, uint64_t size, uint64_t ino, uint64_
         return DOCA_ERROR_OPERATING_SYSTEM;
     if (n == SIZE_MAX)
         return DOCA_ERROR_NOT_SUPPORTED;
+    // Every piece is tried; the first error is reported (the others may still have worked, and
+    // a repeated call redoes only what is still shared).
     doca_error_t result = DOCA_SUCCESS;
     for (size_t i = 0; i < n; ++i) {
         const vma_info &v = vmas[i];
@@ -381,14 +430,16 @@ doca_error_t privatize_range(uint64_t base, uint64_t size, uint64_t ino, uint64_
 // on older kernels, leave the range unmapped. Refusing close to the limit avoids that.
 bool near_map_limit() noexcept
 {
+    // Our mappings: one line each.
     uint64_t count = 0;
     (void)for_each_vma([&](const vma_info &) {
         ++count;
         return true;
     });
-    uint64_t limit = 65530; // the kernel's default
+    uint64_t limit = 65530; // the kernel's default, if the sysctl cannot be read
     const int fd = ::open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
+        // One short line ("65530\n"); one read gets it.
         char buf[32];
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n > 0) {
@@ -399,6 +450,7 @@ bool near_map_limit() noexcept
         }
         ::close(fd);
     }
+    // 8: two for the split around our range, plus slack for other threads mapping meanwhile.
     return count + 8 > limit;
 }
 
@@ -406,16 +458,19 @@ bool near_map_limit() noexcept
 // parent. prepare/parent/child keep the registry consistent across the fork (no share or
 // unshare is half-done in the child), and the child handler privatizes every range we
 // remapped (hazard 5).
+// Before fork(): no share/unshare may be half-done when the address space is duplicated.
 void atfork_prepare() noexcept
 {
     reg().mutex.lock();
 }
 
+// Parent after fork(): nothing changed for us.
 void atfork_parent() noexcept
 {
     reg().mutex.unlock();
 }
 
+// Child after fork(): one thread, the mutex held by it (prepare). System calls only.
 void atfork_child() noexcept
 {
     registry &r = reg();
@@ -431,6 +486,7 @@ void atfork_child() noexcept
     r.mutex.unlock();
 }
 
+// Registered on the first share: processes that never share pay nothing at fork().
 void install_atfork() noexcept
 {
     static std::once_flag once;
@@ -449,14 +505,18 @@ doca_error_t pvw_errno(int e, doca_error_t gone) noexcept
     switch (e) {
     case EPERM:
     case EACCES:
+        // The ptrace access check failed: Yama, another uid, a non-dumpable consumer.
         return DOCA_ERROR_NOT_PERMITTED;
     case ESRCH:
+        // No such process: the consumer exited (probe: NOT_FOUND; copy: the peer is gone).
         return gone;
     case EFAULT:
+        // The address is not mapped (writable) in the consumer: a bad post entry.
         return DOCA_ERROR_INVALID_VALUE;
     case ENOMEM:
         return DOCA_ERROR_NO_MEMORY;
     case ENOSYS:
+        // A kernel built without CONFIG_CROSS_MEMORY_ATTACH, or a seccomp filter.
         return DOCA_ERROR_NOT_SUPPORTED;
     default:
         return DOCA_ERROR_OPERATING_SYSTEM;
@@ -473,6 +533,7 @@ bool in_window(uint64_t wa, uint64_t wl, uint64_t a, uint64_t n) noexcept
 
 // ---- policy ---------------------------------------------------------------------------------
 
+// Read on every call (control path only): tests and tools change the variable at run time.
 doca_error_t memory_policy_from_env(memory_policy *out) noexcept
 {
     const char *v = std::getenv(k_memory_env);
@@ -484,11 +545,13 @@ doca_error_t memory_policy_from_env(memory_policy *out) noexcept
     else if (std::strcmp(v, "pvw") == 0)
         p = memory_policy::pvw;
     else
-        return DOCA_ERROR_BAD_CONFIG;
+        return DOCA_ERROR_BAD_CONFIG; // case-sensitive on purpose, like the other knobs
+    // Output on success only.
     *out = p;
     return DOCA_SUCCESS;
 }
 
+// Names as SOFTCOMCH_MEMORY spells them. No default case: -Wswitch flags a new enumerator.
 const char *memory_policy_name(memory_policy p) noexcept
 {
     switch (p) {
@@ -502,6 +565,7 @@ const char *memory_policy_name(memory_policy p) noexcept
     return "?";
 }
 
+// Names for logs; no default case (see above).
 const char *memory_mechanism_name(memory_mechanism m) noexcept
 {
     switch (m) {
@@ -523,6 +587,7 @@ const char *active_memory_mechanism() noexcept
     if (p != memory_policy::auto_select)
         return memory_policy_name(p);
     // auto: what would an ordinary private page get? Try it on a scratch page.
+    // (Covers memfd availability, seccomp filters, /proc being readable, the map limit.)
     const uint64_t ps = page_size();
     void *m = ::mmap(nullptr, ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
@@ -537,6 +602,7 @@ const char *active_memory_mechanism() noexcept
 
 // ---- share / unshare ------------------------------------------------------------------------
 
+// Moves transfer the sharing; the source is emptied (its destructor then unshares nothing).
 shared_range::shared_range(shared_range &&o) noexcept
     : fd(std::move(o.fd)), addr(o.addr), len(o.len), base(o.base), size(o.size),
       file_offset(o.file_offset), ino(o.ino), remapped(o.remapped)
@@ -568,6 +634,7 @@ shared_range::~shared_range()
     (void)unshare_range(*this);
 }
 
+// Forgets without unsharing: only for unshare_range() (after it restored the pages) and moves.
 void shared_range::release() noexcept
 {
     fd.reset();
@@ -581,7 +648,8 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
 {
     const uint64_t ps = page_size();
     const auto a = reinterpret_cast<uint64_t>(addr);
-    // Non-empty, and neither a + len nor its page round-up may wrap.
+    // Non-empty, and neither a + len nor its page round-up may wrap. (Only the widened range is
+    // ever mapped; the registered window [a, a + len) travels to the peer for its checks.)
     if (addr == nullptr || len == 0 || a + len < a || a + len + ps - 1 < a + len)
         return DOCA_ERROR_INVALID_VALUE;
     const uint64_t base = a & ~(ps - 1);
@@ -611,6 +679,8 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         return DOCA_ERROR_OPERATING_SYSTEM;
     if (n == 0 || n == SIZE_MAX)
         return DOCA_ERROR_NOT_SUPPORTED;
+    // Classify: all pieces must be of the one kind we can handle; a mixture (say anonymous
+    // memory next to a file mapping) is refused rather than half shared.
     bool all_private = true;
     bool all_shared = true;
     uint64_t cursor = base;
@@ -627,11 +697,13 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
     if (cursor != end)
         return DOCA_ERROR_NOT_SUPPORTED; // unmapped tail
 
+    // The registry's own reference to the memfd (remapped ranges only).
     int registry_fd = -1;
 
     if (all_shared) {
         // Already shared memory: hand out the same file. Reopening it needs the map_files
         // privilege (CAP_SYS_ADMIN / CAP_CHECKPOINT_RESTORE); without it the caller falls back.
+        // "/proc/self/map_files/" + two 16-digit hex numbers + '-' fits easily.
         char path[96];
         const vma_info &v0 = vmas[0];
         // map_files names the whole, unclipped mapping: find its real bounds again.
@@ -646,6 +718,7 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         });
         std::snprintf(path, sizeof path, "/proc/self/map_files/%llx-%llx",
                       static_cast<unsigned long long>(vs), static_cast<unsigned long long>(ve));
+        // Read-write: the peer maps it writable. The file's own permissions apply as well.
         unique_fd fd(::open(path, O_RDWR | O_CLOEXEC));
         if (!fd)
             return errno == EPERM || errno == EACCES ? DOCA_ERROR_NOT_PERMITTED
@@ -653,6 +726,11 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         struct stat st;
         if (::fstat(fd.get(), &st) != 0 || uint64_t(st.st_ino) != v0.inode)
             return DOCA_ERROR_NOT_SUPPORTED; // changed under us
+        // hugetlbfs files (st_blksize = the huge page size) can only be mapped at huge-page
+        // granularity, which the peer's page-granular description cannot promise: refuse
+        // (auto falls back to pvw).
+        if (uint64_t(st.st_blksize) != ps)
+            return DOCA_ERROR_NOT_SUPPORTED;
         res.fd = std::move(fd);
         res.file_offset = v0.offset; // already clipped to base
         res.ino = v0.inode;
@@ -665,10 +743,12 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         unique_fd fd(::memfd_create("softcomch-mem", MFD_CLOEXEC | MFD_ALLOW_SEALING));
         if (!fd)
             return errno_to_doca(errno);
+        // Sized to the widened range; a fresh memfd reads as zeros until written.
         if (::ftruncate(fd.get(), off_t(size)) != 0)
             return errno_to_doca(errno);
         // The peer gets this fd: it must not be able to shrink it under our pointers (SIGBUS).
         (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+        // The inode finds our pages in /proc/self/maps later (unshare, fork child).
         struct stat st;
         if (::fstat(fd.get(), &st) != 0)
             return errno_to_doca(errno);
@@ -687,6 +767,7 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
                          MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd.get(), 0);
         if (m == MAP_FAILED)
             return errno_to_doca(errno);
+        // Switched: from here on nothing may fail (the registry capacity is reserved).
         res.fd = std::move(fd);
         res.file_offset = 0;
         res.ino = uint64_t(st.st_ino);
@@ -719,8 +800,10 @@ doca_error_t share_range(void *addr, size_t len, shared_range &out) noexcept
 
 doca_error_t unshare_range(shared_range &rg) noexcept
 {
+    // Nothing held (never shared, moved from, or already unshared): nothing to do.
     if (!rg.valid())
         return DOCA_SUCCESS;
+    // Same lock as share_range and fork(): no child inherits a half-restored range.
     registry &r = reg();
     std::lock_guard<std::mutex> lock(r.mutex);
     if (rg.remapped) {
@@ -748,6 +831,8 @@ doca_error_t unshare_range(shared_range &rg) noexcept
 
 // ---- pvw ------------------------------------------------------------------------------------
 
+// Yama's PR_SET_PTRACER: "this process may be ptraced (and process_vm_* accessed) by `peer` and
+// its descendants", in addition to the usual same-uid rule. Effective under ptrace_scope 1 only.
 doca_error_t allow_peer_access(pid_t peer) noexcept
 {
     const unsigned long who = peer < 0 ? PR_SET_PTRACER_ANY : static_cast<unsigned long>(peer);
@@ -775,12 +860,16 @@ doca_error_t probe_pvw(pid_t pid, uint64_t peer_addr) noexcept
 
 // ---- export / import ------------------------------------------------------------------------
 
+// Consumer side: one call per consumer mmap (SoftComch shares an mmap once, however many
+// consumers use it).
 doca_error_t export_memory(void *addr, size_t len, memory_policy policy,
                            exported_memory &out) noexcept
 {
+    // The same argument rules as share_range, checked here for the pvw policy too.
     const auto a = reinterpret_cast<uint64_t>(addr);
     if (addr == nullptr || len == 0 || a + len < a)
         return DOCA_ERROR_INVALID_VALUE;
+    // Built locally; `out` is written on success only.
     exported_memory m;
     m.desc.pid = uint32_t(::getpid());
     m.desc.addr = a;
@@ -808,6 +897,7 @@ doca_error_t export_memory(void *addr, size_t len, memory_policy policy,
     return DOCA_SUCCESS;
 }
 
+// The reverse; only the shared mechanism holds anything to undo.
 doca_error_t unexport_memory(exported_memory &m) noexcept
 {
     if (m.range.valid()) {
@@ -819,6 +909,7 @@ doca_error_t unexport_memory(exported_memory &m) noexcept
     return DOCA_SUCCESS;
 }
 
+// Moves transfer the mapping; the source is left empty (its destructor unmaps nothing).
 peer_mapping::peer_mapping(peer_mapping &&other) noexcept
     : map_(std::exchange(other.map_, nullptr)), map_size_(std::exchange(other.map_size_, 0)),
       target_(std::exchange(other.target_, peer_target{}))
@@ -836,6 +927,7 @@ peer_mapping &peer_mapping::operator=(peer_mapping &&other) noexcept
     return *this;
 }
 
+// Copies of target() must not outlive this: their `local` points into the mapping.
 peer_mapping::~peer_mapping()
 {
     unmap();
@@ -850,6 +942,8 @@ void peer_mapping::unmap() noexcept
     target_ = peer_target{};
 }
 
+// The producer's view of consumer address `peer_addr`: local = mapping + (peer_addr - window
+// start). Checked against the registered window, never just the mapped pages.
 uint8_t *peer_mapping::translate(uint64_t peer_addr, uint64_t len) const noexcept
 {
     if (target_.mechanism != memory_mechanism::shared ||
@@ -858,6 +952,8 @@ uint8_t *peer_mapping::translate(uint64_t peer_addr, uint64_t len) const noexcep
     return target_.local + (peer_addr - target_.addr);
 }
 
+// Producer side, control path: every field of `d` came from the peer and is checked here once;
+// the data path then relies on the process-local target only.
 doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
 {
     // The window producers may write: non-empty, not wrapping.
@@ -893,6 +989,12 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
                      off_t(d.file_offset));
     if (m == MAP_FAILED)
         return errno_to_doca(errno);
+    // For memfd (shmem) pages MAP_POPULATE already maps them writable (shmem needs no write
+    // notification). A reused pre-existing file on a filesystem that tracks dirty pages would
+    // get read-only entries, and each page's first write would fault on the data path:
+    // MADV_POPULATE_WRITE (Linux 5.14) maps them writable without changing a byte. Older
+    // kernels (EINVAL) keep the first-write faults.
+    (void)::madvise(m, d.map_size, k_madv_populate_write);
     out = peer_mapping();
     out.map_ = m;
     out.map_size_ = d.map_size;
@@ -952,6 +1054,7 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
         return DOCA_SUCCESS;
     switch (t.mechanism) {
     case memory_mechanism::shared: {
+        // In bounds (checked above): the byte offset into the window is the offset from `local`.
         uint8_t *dst = t.local + (peer_addr - t.addr);
         if (k_streaming_threshold != 0 && len >= k_streaming_threshold)
             copy_streaming(dst, src, len);
@@ -976,13 +1079,14 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
         return DOCA_SUCCESS;
     }
     case memory_mechanism::none:
+        // An empty peer_mapping (map_peer failed or was never called).
         break;
     }
     return DOCA_ERROR_INVALID_VALUE;
 }
 
 // Payload size from which the shared mechanism uses streaming stores. 0 = never (memcpy
-// always) until measurements say otherwise (docs/shm_layout.md section 11).
+// always) until measurements say otherwise (docs/shm_layout.md section 10).
 const size_t k_streaming_threshold = 0;
 
 } // namespace softcomch::transport::shm

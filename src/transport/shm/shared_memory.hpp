@@ -55,7 +55,9 @@
 //      ALREADY a shared file mapping (rw-s, e.g. the program's own memfd or /dev/shm file) is
 //      used as it is, by reopening the file through /proc/self/map_files (needs
 //      CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE; otherwise DOCA_ERROR_NOT_PERMITTED and the
-//      caller falls back). A range overlapping a range we already shared: DOCA_ERROR_IN_USE.
+//      caller falls back). Huge-page memory (hugetlbfs, MAP_HUGETLB) is refused too (a
+//      private one has a file behind it; a shared one's st_blksize is not the page size).
+//      A range overlapping a range we already shared: DOCA_ERROR_IN_USE.
 //   4. Lost mapping attributes. The new mapping is plain read-write: madvise() hints,
 //      MADV_DONTFORK, mlock() (unless mlockall(MCL_FUTURE)) and transparent huge pages of the
 //      old pages are not carried over. Shared memfd pages are shmem: they count as "shared"

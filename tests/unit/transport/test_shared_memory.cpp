@@ -788,6 +788,7 @@ void run_cross_process(memory_policy policy, bool expect_shared)
     ASSERT_EQ(cons.attach(ch), DOCA_SUCCESS);
 
     pipe_pair go;
+    std::fflush(stdout); // the child must not inherit (and print again) buffered output
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
