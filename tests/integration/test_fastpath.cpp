@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Fast path between two processes: doca_comch_consumer (receive side) and doca_comch_producer
-// (send side) on a Comch connection, through the public API only. The DPU side runs the server
-// (device 03:00.0, representor b1:00.0), the host side the client (device b1:00.0). Each test has
-// its own fabric; the peer runs in a forked child that reports through its exit status and
-// stderr. Processes coordinate over the control path ("cid <id>", "pid <id>", "fin", ...).
+// (send side) on a Comch connection, through the public API only (tests/support/
+// fastpath_harness.hpp). The DPU side runs the server (device 03:00.0, representor b1:00.0), the
+// host side the client (device b1:00.0). Each test has its own fabric; the peer runs in a forked
+// child (killed if the test bails out) that reports through its exit status and stderr.
+// Processes coordinate over the control path ("cid <id>", "pid <id>", "fin", ...).
 // Parameterised tests run with polling and with epoll-driven progress.
+//
+//   FastPathSizes.*                    host producer -> DPU consumer, 1 B .. 64 MiB, every byte
+//                                      checked, over malloc / aligned_alloc / mmap memory
+//   BothDirections*                    a consumer and a producer on each side at once (own
+//                                      engines, or the connection's engine)
+//   ImmediateData                      immediate bytes only, data + immediate bytes, data only
+//   ManyToManyAcrossThreads            2 consumers + 2 producers per side, one thread and engine
+//                                      each; sequence number + checksum, exactly once, in order
+//   ConsumerDestroyedWhileProducerSends, ConsumerIdsAndEvents, ConsumerStopFlushesPostedReceives,
+//   ConsumerRunsOnlyOnceThePeerKnowsIt, AgainClearsWithoutLocalProgress
+//   *ProcessKilled*                    SIGKILL of the producer's or the consumer's process, with
+//                                      the survivor on either side
+//   NullArgumentsAndCapabilities, BadInputOnAConnection, ServerDisconnectInUse
 // The DPA functions are experimental; they are checked to answer NOT_SUPPORTED.
 #define DOCA_ALLOW_EXPERIMENTAL_API
 #include <gtest/gtest.h>
@@ -1138,6 +1152,15 @@ TEST_F(FastPathOnce, NullArgumentsAndCapabilities)
     EXPECT_EQ(doca_comch_consumer_completion_destroy(nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_completion_start(nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_completion_stop(nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_dpa_thread(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_dpa_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_max_num_consumers(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_max_num_consumers(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_max_num_recv(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_max_num_recv(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_imm_data_len(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_imm_data_len(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_set_completion(nullptr, nullptr, 0), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_set_dev_max_num_recv(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_get_dpa_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_producer_set_dev_max_num_send(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
@@ -1233,6 +1256,10 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
             EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, max_tasks + 1), DOCA_ERROR_INVALID_VALUE);
         }
         EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, 2), DOCA_SUCCESS);
+        // No DPA on the emulated device.
+        doca_dpa_dev_comch_consumer_t kh = 0;
+        EXPECT_EQ(doca_comch_consumer_set_dev_max_num_recv(k, 4), DOCA_ERROR_NOT_SUPPORTED);
+        EXPECT_EQ(doca_comch_consumer_get_dpa_handle(k, &kh), DOCA_ERROR_NOT_SUPPORTED);
         doca_ctx *kctx = doca_comch_consumer_as_ctx(k);
         ASSERT_NE(kctx, nullptr);
         EXPECT_EQ(doca_comch_consumer_as_ctx(k), kctx);
@@ -1308,6 +1335,9 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, nullptr, 2), DOCA_ERROR_INVALID_VALUE);
         EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, scb, 0), DOCA_ERROR_INVALID_VALUE);
         EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, scb, 2), DOCA_SUCCESS);
+        doca_dpa_dev_comch_producer_t ph = 0;
+        EXPECT_EQ(doca_comch_producer_set_dev_max_num_send(pr, 4), DOCA_ERROR_NOT_SUPPORTED);
+        EXPECT_EQ(doca_comch_producer_get_dpa_handle(pr, &ph), DOCA_ERROR_NOT_SUPPORTED);
         doca_pe *ppe = nullptr;
         ASSERT_EQ(doca_pe_create(&ppe), DOCA_SUCCESS);
         doca_ctx *pctx = doca_comch_producer_as_ctx(pr);
@@ -1326,6 +1356,26 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
             << "more than 32 immediate bytes";
         EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 4, 1, &st), DOCA_ERROR_INVALID_VALUE)
             << "immediate length without immediate data";
+        {
+            // A payload above doca_comch_producer_cap_get_max_buf_size is refused at allocation
+            // (the pages of this region are never touched).
+            uint32_t max_send = 0;
+            ASSERT_EQ(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &max_send), DOCA_SUCCESS);
+            ASSERT_LT(max_send, UINT32_MAX);
+            region huge(dev, size_t(max_send) + 1, {.kind = mem_kind::anon});
+            ASSERT_TRUE(huge.ok()) << huge.error;
+            doca_buf *too_long = huge.get_by_data(0, size_t(max_send) + 1);
+            ASSERT_NE(too_long, nullptr);
+            EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, too_long, nullptr, 0, 1, &st), DOCA_ERROR_INVALID_VALUE)
+                << "payload of " << max_send + 1ull << " bytes";
+            doca_buf *longest = huge.get_by_data(0, max_send);
+            ASSERT_NE(longest, nullptr);
+            EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, longest, nullptr, 0, 1, &st), DOCA_SUCCESS);
+            if (st)
+                doca_task_free(doca_comch_producer_task_send_as_task(st));
+            doca_buf_dec_refcount(too_long, nullptr);
+            doca_buf_dec_refcount(longest, nullptr);
+        }
         // Send-task accessors; immediate data is copied into the task.
         ASSERT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, imm, 9, 7, &st), DOCA_SUCCESS);
         EXPECT_EQ(doca_comch_producer_task_send_get_buf(st), src);

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Fast-path test harness over the PUBLIC API only (include/): registered memory regions
-// (doca_mmap + doca_buf_inventory), a consumer wrapper and a producer wrapper, each with its own
-// progress engine, a helper that progresses several engines together (polling or epoll), Comch
-// server/client wrappers that record the consumer events, and payload patterns and checksums.
+// (doca_mmap over malloc / aligned_alloc / mmap memory + doca_buf_inventory), a consumer wrapper
+// (own progress engine, N posted buffers reposted from the completion callback; reposts refused
+// with DOCA_ERROR_AGAIN are retried from its progress loops), a producer wrapper (own progress
+// engine, source buffers, send() that retries DOCA_ERROR_AGAIN with a timeout and without
+// progressing anything unless asked to), a helper that progresses several engines together
+// (polling or epoll), Comch server/client wrappers that record the consumer events, payload
+// patterns and checksums, child-process guards, and "flows" that return an error text so that
+// the same code serves the gtest parent and the forked children (REQ* macros).
 // Builds on comch_harness.hpp; nothing here touches SoftComch internals.
 //
 // Threading: every wrapper is used from one thread at a time (its own progress engine included),

@@ -131,7 +131,10 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
         SC_CHECK(comch_connection, "connection");
         SC_CHECK_NOT_NULL(counter_value);
         const auto &s = comch_connection->snapshot_;
-        switch (counter_type) {
+        // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
+        int counter;
+        std::memcpy(&counter, &counter_type, sizeof counter);
+        switch (counter) {
         case DOCA_COMCH_COUNTER_SENT_MESSAGES:
             *counter_value = s.sent_messages;
             return DOCA_SUCCESS;
@@ -145,7 +148,7 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
             *counter_value = s.recv_bytes;
             return DOCA_SUCCESS;
         }
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", ::softcomch::api_function(), int(counter_type));
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", ::softcomch::api_function(), counter);
     });
 }
 

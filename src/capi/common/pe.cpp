@@ -3,6 +3,7 @@
 // C API of doca_pe.h: argument checks and delegation only.
 #include <doca_pe.h>
 
+#include <cstring>
 #include <memory>
 
 #include "common/guard.hpp"
@@ -228,8 +229,11 @@ doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode 
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_PE(pe);
-        if (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE && event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d", int(event_mode));
+        // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
+        int mode;
+        std::memcpy(&mode, &event_mode, sizeof mode);
+        if (mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE && mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d", mode);
         return DOCA_SUCCESS;
     });
 }
