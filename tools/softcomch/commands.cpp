@@ -13,7 +13,7 @@ namespace {
 constexpr std::array command_table{
     command_info{"run", "Run a DPU-side and a host-side program connected by a private fabric",
                  cmd_run},
-    command_info{"demo", "Show SoftComch at work: the control-path samples and a ping-pong",
+    command_info{"demo", "Show SoftComch at work: control-path samples, ping-pong, fast-path streaming",
                  cmd_demo},
     command_info{"version", "Print the SoftComch version and the DOCA API version it implements",
                  cmd_version},
