@@ -1085,8 +1085,10 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
     return DOCA_ERROR_INVALID_VALUE;
 }
 
-// Payload size from which the shared mechanism uses streaming stores. 0 = never (memcpy
-// always) until measurements say otherwise (docs/shm_layout.md section 10).
-const size_t k_streaming_threshold = 0;
+// Payload size from which the shared mechanism uses streaming (non-temporal) stores. Measured
+// with bench/comch_fastpath (docs/performance.md): from 1 MiB on, a payload does not stay in
+// the producer's cache anyway, and streaming stores took 4 MiB sends from 0.33x to 0.69x of a
+// memcpy of the same size and 1 MiB from 0.32x to 0.52-0.60x; 64 KiB keeps memcpy (0.74x).
+const size_t k_streaming_threshold = size_t(1) << 20;
 
 } // namespace softcomch::transport::shm
