@@ -204,6 +204,10 @@ DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a buffer outside the
  * consumer's mmap; DOCA_ERROR_NO_MEMORY when every task is in use; DOCA_ERROR_BAD_STATE unless
  * RUNNING.
+ * doca_task_submit() of the task may return DOCA_ERROR_AGAIN for a moment while a producer of
+ * the peer is still releasing the queue slot the post needs: progress and submit again (also
+ * from a completion callback that re-posts its task); DOCA_ERROR_NOT_CONNECTED once the
+ * connection is closed.
  */
 DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(
 	struct doca_comch_consumer *consumer,
