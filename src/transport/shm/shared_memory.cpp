@@ -3,7 +3,7 @@
 // Consumer memory reachable from the peer: share_range/unshare_range (memfd swapped in under
 // the same addresses), the pvw fallback (process_vm_writev), the policy knob and the producer's
 // one copy. Contract and hazards in shared_memory.hpp; measurements and layout notes in
-// docs/shm_layout.md section 10.
+// docs/shm_layout.md sections 10.9-10.11.
 //
 // Ordering: nothing in this file publishes data to the other process by itself. The payload a
 // producer copies (memcpy, streaming stores + sfence, or the kernel's copy in

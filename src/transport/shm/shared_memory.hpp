@@ -28,7 +28,7 @@
 //              copy_to_peer(mapping.target(), entry.addr, payload, len)  per send
 //   consumer:  unexport_memory(exp)  when the mmap is stopped (after the peer unmapped)
 //
-// HAZARDS of share_range() (also in docs/shm_layout.md section 11):
+// HAZARDS of share_range() (also in docs/shm_layout.md section 10.10):
 //   1. Edge pages. The range is widened to whole pages. Bytes of the first and last page that
 //      lie outside [addr, addr + len) belong to someone else (malloc metadata, neighbouring
 //      allocations) and become part of the shared file too. The peer side never writes
@@ -281,7 +281,8 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
 // architectures without an implementation here. Exposed for the benchmark.
 void copy_streaming(void *dst, const void *src, size_t len) noexcept;
 // Payload size from which copy_to_peer uses copy_streaming() for the shared mechanism; 0 =
-// never. Chosen from bench/fastpath_bench measurements (docs/shm_layout.md section 11).
+// never. Streaming only pays when the consumer's posted buffers do not fit in cache
+// (measurements in docs/shm_layout.md section 10.11).
 extern const size_t k_streaming_threshold;
 
 } // namespace softcomch::transport::shm
