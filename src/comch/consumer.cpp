@@ -338,6 +338,11 @@ unsigned doca_comch_consumer::poll()
     }
     case DOCA_CTX_STATE_RUNNING: {
         unsigned work = drain_completions();
+        if (queue_.corrupted() && !peer_gone_.load(std::memory_order_acquire)) {
+            // The peer published an impossible completion: nothing it writes can be trusted.
+            SC_LOG_ERR("consumer %u: the peer corrupted the channel; its receives fail", id_);
+            peer_gone();
+        }
         if (peer_gone_.load(std::memory_order_acquire) && posted_)
             flush_posted(DOCA_ERROR_CONNECTION_ABORTED);
         return work;
@@ -348,6 +353,8 @@ unsigned doca_comch_consumer::poll()
     unsigned work = 0;
     if (queue_.attached()) {
         work += drain_completions();
+        if (queue_.corrupted())
+            peer_gone(); // stop must not wait for completions a corrupt peer will never send
         flush_posted(DOCA_ERROR_SHUTDOWN);
     }
     if (posted_ == 0) {

@@ -14,6 +14,12 @@
 
 namespace shm = softcomch::transport::shm;
 
+namespace {
+// Attempts to publish a completion whose slot the consumer has not released yet (each attempt
+// is a few loads): about a millisecond, far beyond a live consumer's release latency.
+constexpr uint32_t k_complete_spins = 1u << 20;
+} // namespace
+
 doca_comch_producer::doca_comch_producer(doca_comch_connection *conn, uint32_t id)
     : doca_ctx("comch producer"), conn_(conn), id_(id)
 {
@@ -183,11 +189,17 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
     c.len = st == DOCA_SUCCESS ? len : 0;
     bool wake = false;
     // The completion slot of a claimed entry is free unless the consumer is behind on a
-    // release; never for long.
-    while (rc->queue.complete(c, &wake) == DOCA_ERROR_AGAIN) {
-    }
-    if (wake)
+    // release; never for long. A consumer that never frees it is broken or gone: bounded wait.
+    doca_error_t pub = DOCA_ERROR_AGAIN;
+    for (uint32_t spins = 0; spins < k_complete_spins && pub == DOCA_ERROR_AGAIN; ++spins)
+        pub = rc->queue.complete(c, &wake);
+    if (pub != DOCA_SUCCESS) {
+        SC_LOG_ERR("producer %u: consumer %u does not take completions (%s); the send fails", id_,
+                   task->consumer_id_, softcomch::error_name(pub));
+        st = DOCA_ERROR_CONNECTION_ABORTED;
+    } else if (wake) {
         rc->wake();
+    }
     complete(t, st);
     return DOCA_SUCCESS;
 }
