@@ -25,5 +25,8 @@ void spin_pause(bool single_cpu);
 // Round trips of `payload` bytes between two pinned processes spinning on shared memory.
 percentiles spin_rtt(size_t payload, size_t iters, size_t warmup);
 void print_context(const char *name);
+// The 1-minute load average (/proc/loadavg), -1 if unreadable. Above ~1.5 on the 2-CPU machine,
+// other work shares the pinned CPUs and figures are unreliable.
+double load_average();
 
 } // namespace softcomch::bench

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Fast-path throughput through the public API, next to baselines measured in the same run:
-// single-core memcpy of the same size (cache-hot) and process_vm_writev into another process.
+// single-core memcpy of the same size and process_vm_writev into another process.
 //
 // The DPU side (a forked process pinned to CPU 1) runs a server and a consumer that keeps
 // `depth` receive buffers posted, re-posting each from its completion callback. The host side
@@ -9,8 +9,17 @@
 // to that consumer. Throughput = bytes delivered / time from the first send to the consumer's
 // "done" message on the control path.
 //
-// Output: `name,payload_bytes,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw` per line.
-// Usage: comch_fastpath [total MiB per size (default 2048)]
+// Every payload size runs in two regimes, because which copy is fastest depends on the memory
+// the stream rotates through (docs/performance.md, "copy policy"):
+//   resident  the consumer posts 8 MiB of buffers (at least 2, at most 16): the stream's working
+//             set fits in the cache, like the memcpy baseline (one source, one destination).
+//   rotating  the consumer posts 64 MiB of buffers (sizes from 64 KiB on): the working set does
+//             not fit; the memcpy and process_vm_writev baselines rotate through the same 64 MiB
+//             of destinations.
+// Each figure is the median of `reps` runs (default 3), the three kinds interleaved.
+//
+// Output: `name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw`.
+// Usage: comch_fastpath [total MiB per size and run (default 1024)] [reps (default 3)]
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
 #include <doca_comch.h>
@@ -26,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +51,6 @@ using bench_clock = std::chrono::steady_clock;
 namespace {
 
 constexpr const char *k_name = "comch_fastpath_bench";
-constexpr uint32_t k_depth = 16; // receive buffers kept posted
 
 [[noreturn]] void die(const char *what, doca_error_t rc)
 {
@@ -153,7 +162,7 @@ void recv_error(doca_comch_consumer_task_post_recv *task, union doca_data, union
     doca_task_free(doca_comch_consumer_task_post_recv_as_task(task));
 }
 
-int run_dpu(size_t payload, uint64_t count)
+int run_dpu(size_t payload, uint64_t count, uint32_t depth)
 {
     doca_dev *dev = open_dev("03:00.0");
     doca_dev_rep *rep = open_rep(dev, "b1:00.0");
@@ -176,11 +185,11 @@ int run_dpu(size_t payload, uint64_t count)
         doca_pe_progress(dpu.pe);
 
     region r;
-    r.init(dev, payload * k_depth, k_depth);
+    r.init(dev, payload * depth, depth);
     check(doca_comch_consumer_create(dpu.conn, r.mmap, &dpu.consumer), "consumer create");
     doca_ctx *cctx = doca_comch_consumer_as_ctx(dpu.consumer);
     check(doca_pe_connect_ctx(dpu.cpe, cctx), "consumer connect");
-    check(doca_comch_consumer_task_post_recv_set_conf(dpu.consumer, recv_done, recv_error, k_depth), "recv conf");
+    check(doca_comch_consumer_task_post_recv_set_conf(dpu.consumer, recv_done, recv_error, depth), "recv conf");
     dpu.expected = count;
     if (doca_ctx_start(cctx) != DOCA_ERROR_IN_PROGRESS)
         die("consumer start", DOCA_ERROR_UNEXPECTED);
@@ -190,7 +199,7 @@ int run_dpu(size_t payload, uint64_t count)
         doca_pe_progress(dpu.cpe);
         doca_ctx_get_state(cctx, &st);
     }
-    for (uint32_t i = 0; i < k_depth; ++i) {
+    for (uint32_t i = 0; i < depth; ++i) {
         doca_buf *buf = nullptr;
         check(doca_buf_inventory_buf_get_by_addr(r.inv, r.mmap, static_cast<char *>(r.mem) + i * payload, payload,
                                                  &buf),
@@ -314,14 +323,14 @@ double run_host(size_t payload, uint64_t count)
     return double(payload) * double(count) / seconds / 1e9;
 }
 
-double measure_comch(size_t payload, uint64_t count)
+double measure_comch(size_t payload, uint64_t count, uint32_t depth)
 {
     bool single = online_cpus() < 2;
     std::fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
         pin_to_cpu(single ? 0 : 1);
-        _exit(run_dpu(payload, count));
+        _exit(run_dpu(payload, count, depth));
     }
     pin_to_cpu(0);
     host = host_state{};
@@ -337,29 +346,32 @@ double measure_comch(size_t payload, uint64_t count)
 
 // ---- baselines ----
 
-double measure_memcpy(size_t payload, uint64_t count)
+// One source, `depth` destinations of `payload` bytes each, copied round robin.
+double measure_memcpy(size_t payload, uint64_t count, uint32_t depth)
 {
-    // Destination offset by half a page from the source: when the two are a multiple of 4 KiB
+    // Destinations offset by half a page from the source: when the two are a multiple of 4 KiB
     // apart, loads alias the preceding stores (4K aliasing) and memcpy runs ~10x slower, which
     // is not the machine's memcpy speed.
-    std::vector<char> src(payload, 1), dst_storage(payload + 4096, 0);
-    char *dst_ptr = dst_storage.data() + ((reinterpret_cast<uintptr_t>(src.data()) + 2048 -
-                                           reinterpret_cast<uintptr_t>(dst_storage.data())) & 4095);
-    std::memcpy(dst_ptr, src.data(), payload); // warm
+    std::vector<char> src(payload, 1), dst_storage(payload * depth + 4096, 0);
+    char *dst0 = dst_storage.data() + ((reinterpret_cast<uintptr_t>(src.data()) + 2048 -
+                                        reinterpret_cast<uintptr_t>(dst_storage.data())) & 4095);
+    for (uint32_t d = 0; d < depth; ++d)
+        std::memcpy(dst0 + d * payload, src.data(), payload); // warm
     auto t0 = bench_clock::now();
     for (uint64_t i = 0; i < count; ++i) {
+        char *dst = dst0 + (i % depth) * payload;
         // Compiler barriers: every copy really happens.
         asm volatile("" : : "r"(src.data()) : "memory");
-        std::memcpy(dst_ptr, src.data(), payload);
-        asm volatile("" : : "r"(dst_ptr) : "memory");
+        std::memcpy(dst, src.data(), payload);
+        asm volatile("" : : "r"(dst) : "memory");
     }
     return double(payload) * double(count) / std::chrono::duration<double>(bench_clock::now() - t0).count() / 1e9;
 }
 
-double measure_pvw(size_t payload, uint64_t count)
+double measure_pvw(size_t payload, uint64_t count, uint32_t depth)
 {
     // A child with a buffer at the same address as ours (fork keeps the layout): we write into it.
-    std::vector<char> dst(payload, 0), src(payload, 1);
+    std::vector<char> dst(payload * depth, 0), src(payload, 1);
     int pipefd[2];
     if (pipe(pipefd) != 0)
         return 0;
@@ -369,12 +381,17 @@ double measure_pvw(size_t payload, uint64_t count)
         [[maybe_unused]] ssize_t r = read(pipefd[0], &c, 1); // wait until the parent is done
         _exit(0);
     }
-    iovec local{src.data(), payload}, remote{dst.data(), payload};
-    process_vm_writev(pid, &local, 1, &remote, 1, 0); // warm
+    iovec local{src.data(), payload};
+    for (uint32_t d = 0; d < depth; ++d) { // warm (and fault in) every destination
+        iovec remote{dst.data() + d * payload, payload};
+        process_vm_writev(pid, &local, 1, &remote, 1, 0);
+    }
     auto t0 = bench_clock::now();
-    for (uint64_t i = 0; i < count; ++i)
+    for (uint64_t i = 0; i < count; ++i) {
+        iovec remote{dst.data() + (i % depth) * payload, payload};
         if (process_vm_writev(pid, &local, 1, &remote, 1, 0) != ssize_t(payload))
             break;
+    }
     double s = std::chrono::duration<double>(bench_clock::now() - t0).count();
     [[maybe_unused]] ssize_t w = write(pipefd[1], "x", 1);
     waitpid(pid, nullptr, 0);
@@ -383,29 +400,53 @@ double measure_pvw(size_t payload, uint64_t count)
     return double(payload) * double(count) / s / 1e9;
 }
 
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
-    const double total_mib = argc > 1 ? std::strtod(argv[1], nullptr) : 2048;
+    const double total_mib = argc > 1 ? std::strtod(argv[1], nullptr) : 1024;
+    const long reps_arg = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 3;
+    const int reps = reps_arg >= 1 && reps_arg <= 99 ? int(reps_arg) : 3;
     std::string fabric = "bench-fastpath-" + std::to_string(getpid());
     setenv("SOFTCOMCH_FABRIC", fabric.c_str(), 1);
     unsetenv("SOFTCOMCH_SIDE");
     unsetenv("SOFTCOMCH_TOPOLOGY");
 
     print_context("comch_fastpath");
-    std::printf("# name,payload_bytes,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
+    const char *copy = std::getenv("SOFTCOMCH_COPY");
+    std::printf("# load average %.2f; SOFTCOMCH_COPY=%s; median of %d runs per figure\n", load_average(),
+                copy && *copy ? copy : "auto", reps);
+    std::printf("# name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
+    constexpr size_t k_resident_bytes = size_t(8) << 20, k_rotating_bytes = size_t(64) << 20;
     for (size_t payload : {size_t(4) << 10, size_t(64) << 10, size_t(1) << 20, size_t(4) << 20}) {
-        uint64_t count = uint64_t(total_mib * 1048576.0 / double(payload));
-        if (count < 64)
-            count = 64;
-        double mc = measure_memcpy(payload, count);
-        double pvw = measure_pvw(payload, count);
-        double comch = measure_comch(payload, count);
-        std::printf("memcpy,%zu,%.2f,1.00,%.2f\n", payload, mc, mc / pvw);
-        std::printf("process_vm_writev,%zu,%.2f,%.2f,1.00\n", payload, pvw, pvw / mc);
-        std::printf("comch_fastpath,%zu,%.2f,%.2f,%.2f\n", payload, comch, comch / mc, comch / pvw);
-        std::fflush(stdout);
+        for (bool rotating : {false, true}) {
+            if (rotating && payload < (size_t(64) << 10))
+                continue; // 64 MiB of 4 KiB buffers is more tasks than a consumer may post
+            const uint32_t depth = rotating ? uint32_t(k_rotating_bytes / payload)
+                                            : uint32_t(std::clamp<size_t>(k_resident_bytes / payload, 2, 16));
+            uint64_t count = uint64_t(total_mib * 1048576.0 / double(payload));
+            count = std::max<uint64_t>(count, 4 * depth);
+            std::vector<double> mc, pvw, comch;
+            for (int r = 0; r < reps; ++r) {
+                mc.push_back(measure_memcpy(payload, count, rotating ? depth : 1));
+                pvw.push_back(measure_pvw(payload, count, rotating ? depth : 1));
+                comch.push_back(measure_comch(payload, count, depth));
+            }
+            const double m = median(mc), p = median(pvw), c = median(comch);
+            const char *regime = rotating ? "rotating" : "resident";
+            const uint32_t base_depth = rotating ? depth : 1;
+            std::printf("memcpy,%s,%zu,%u,%.2f,1.00,%.2f\n", regime, payload, base_depth, m, m / p);
+            std::printf("process_vm_writev,%s,%zu,%u,%.2f,%.2f,1.00\n", regime, payload, base_depth, p, p / m);
+            std::printf("comch_fastpath,%s,%zu,%u,%.2f,%.2f,%.2f\n", regime, payload, depth, c, c / m, c / p);
+            std::fflush(stdout);
+        }
     }
+    std::printf("# load average %.2f at end\n", load_average());
     return 0;
 }

@@ -11,9 +11,9 @@
 //                  touch = ack: reads the first word; read: reads every cache line (the
 //                  payload is consumed in place, its lines move to the consumer's core).
 //                  The copy is a plain memcpy into the translated address here, whatever
-//                  copy_to_peer() would choose, so that the rows keep their meaning when
-//                  k_streaming_threshold changes; the ratio lines name the variant that
-//                  copy_to_peer() uses at each size ("fast_path").
+//                  the producer's copy plan would choose, so that the rows keep their meaning
+//                  when the policy changes; the ratio lines name the variant that the default
+//                  plan (SOFTCOMCH_COPY=auto) uses at each size and depth ("fast_path").
 //   fast_shared_nt the same with non-temporal stores (copy_streaming)
 //   fast_pvw       the same with the pvw mechanism (copy_to_peer -> process_vm_writev)
 // Throughput is measured in windows of >= 10 ms and >= 8 messages (the consumer measures the
@@ -301,16 +301,6 @@ stats summarize_rates(std::vector<double> v)
     return s;
 }
 
-double load_average()
-{
-    double l = -1;
-    if (FILE *f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf", &l) != 1)
-            l = -1;
-        std::fclose(f);
-    }
-    return l;
-}
 
 } // namespace
 
@@ -327,8 +317,9 @@ int main(int argc, char **argv)
                             : "");
     std::printf("# GB/s = 1e9 B/s; fast_* = claim + one copy + complete, the consumer peeks, "
                 "touches, reposts; %u buffers posted; %d rounds x %d windows of %.0f ms per "
-                "variant; copy_to_peer streams from %zu bytes (0 = never)\n",
-                depth, rounds, k_windows, k_window * 1e3, k_streaming_threshold);
+                "variant; the default copy plan streams when posted buffers + payload exceed %lu "
+                "bytes\n",
+                depth, rounds, k_windows, k_window * 1e3, (unsigned long)(last_level_cache_bytes() / 2));
     std::printf("# name,bytes,depth,best_GB_per_s,median_GB_per_s\n");
     const size_t sizes[] = {4096, 65536, 1u << 20, 4u << 20};
     constexpr int n_sizes = 4;
@@ -361,7 +352,9 @@ int main(int argc, char **argv)
         const size_t s = sizes[i];
         const stats *x = st[i];
         // What copy_to_peer() does at this size: the row the performance targets are about.
-        const bool streams = k_streaming_threshold != 0 && s >= k_streaming_threshold;
+        copy_plan plan;
+        plan.cache_budget = last_level_cache_bytes() / 2;
+        const bool streams = plan.streams(s, uint64_t(depth) * s);
         const double fast = streams ? x[v_nt_read].best : x[v_read].best;
         std::printf("ratio,fast_path_read_%zu/memcpy_%zu,%.2f  (%s)\n", s, s,
                     fast / x[v_memcpy].best, streams ? "streaming" : "memcpy");

@@ -202,6 +202,17 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
 }
 
 // Prints the machine context line every benchmark starts with.
+double load_average()
+{
+    double l = -1;
+    if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &l) != 1)
+            l = -1;
+        std::fclose(f);
+    }
+    return l;
+}
+
 void print_context(const char *name)
 {
     const int cpus = online_cpus();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/producer.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "comch/comch_ctx.hpp"
@@ -107,18 +108,24 @@ doca_error_t doca_comch_producer::do_start()
         SC_LOG_ERR("doca_ctx_start: the producer's connection is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
+    if (shm::copy_plan_from_env(&copy_) != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_ctx_start: %s is not one of auto, cached, streaming", shm::k_copy_env);
+        return DOCA_ERROR_BAD_CONFIG;
+    }
+    SC_LOG_DBG("producer %u: copy policy %s, cache budget %lu bytes", id_, shm::copy_policy_name(copy_.policy),
+               (unsigned long)copy_.cache_budget);
     return DOCA_SUCCESS; // nothing to negotiate: a producer is RUNNING at once, as on hardware
 }
 
-std::shared_ptr<softcomch::comch::remote_consumer> doca_comch_producer::lookup(uint32_t consumer_id)
+softcomch::comch::remote_consumer *doca_comch_producer::lookup(uint32_t consumer_id)
 {
     uint64_t gen = conn_->fast_.generation.load(std::memory_order_acquire);
-    if (cached_ && cached_id_ == consumer_id && cached_generation_ == gen)
-        return cached_;
-    cached_ = conn_->fast_.find_remote(consumer_id);
-    cached_id_ = consumer_id;
-    cached_generation_ = gen;
-    return cached_;
+    if (!cached_ || cached_id_ != consumer_id || cached_generation_ != gen) {
+        cached_ = conn_->fast_.find_remote(consumer_id); // control-path cost: the lock, a refcount
+        cached_id_ = consumer_id;
+        cached_generation_ = gen;
+    }
+    return cached_.get(); // cached_ keeps it alive until the next lookup on this (one) thread
 }
 
 doca_error_t doca_comch_producer::validate(const doca_task *t) const
@@ -134,7 +141,7 @@ doca_error_t doca_comch_producer::validate(const doca_task *t) const
 doca_error_t doca_comch_producer::submit(doca_task *t)
 {
     auto *task = static_cast<doca_comch_producer_task_send *>(t);
-    std::shared_ptr<softcomch::comch::remote_consumer> rc = lookup(task->consumer_id_);
+    softcomch::comch::remote_consumer *rc = lookup(task->consumer_id_);
     if (!rc || rc->expired.load(std::memory_order_acquire) || rc->queue.expired()) {
         SC_LOG_ERR("doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
                    "expired)",
@@ -179,8 +186,12 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
         std::memcpy(c.imm, task->imm_, task->imm_len_);
     doca_error_t st = DOCA_SUCCESS;
     if (len) {
-        // The one copy: straight into the consumer's posted buffer.
-        st = shm::copy_to_peer(rc->memory.target(), entry.addr, task->buf_->data(), len);
+        // The one copy: straight into the consumer's posted buffer. A stream of such sends
+        // writes this many bytes into each of the consumer's (at most num_tasks) posted
+        // buffers, all within its registered memory.
+        const shm::peer_target &target = rc->memory.target();
+        const uint64_t rotating = std::min<uint64_t>(target.len, uint64_t(rc->queue.num_tasks()) * len);
+        st = shm::copy_to_peer(target, entry.addr, task->buf_->data(), len, copy_.streams(len, rotating));
         if (st != DOCA_SUCCESS)
             SC_LOG_ERR("producer %u: writing %lu bytes into consumer %u failed: %s", id_, (unsigned long)len,
                        task->consumer_id_, softcomch::error_name(st));

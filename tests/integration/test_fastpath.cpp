@@ -85,10 +85,18 @@ protected:
     }
 };
 
+// auto streams the 64 MiB message (2 x 64 MiB posted) and copies the rest with plain stores.
+const char *copy_policy_for(mem_kind mem)
+{
+    return mem == mem_kind::heap ? "auto" : mem == mem_kind::aligned ? "streaming" : "cached";
+}
+
 std::string sizes_producer(fp_client &c, doca_comch_connection *conn, bool epoll, mem_kind mem)
 {
     uint32_t cid = 0;
     REQ_OK(learn_remote_consumer(c, c, conn, cid));
+    // Each memory kind also runs under one copy policy (SOFTCOMCH_COPY), read at producer start.
+    setenv("SOFTCOMCH_COPY", copy_policy_for(mem), 1);
     producer p(conn, c.dev(), {.num_tasks = 4, .slots = 2, .slot_size = kBig, .mem = mem, .epoll = epoll});
     REQ_OK(start_producer(p));
     REQ_EQ(send_ctrl(c, conn, "pid " + std::to_string(p.id())), DOCA_SUCCESS);
@@ -187,10 +195,12 @@ INSTANTIATE_TEST_SUITE_P(Modes, FastPathSizes,
                          ::testing::Combine(::testing::Bool(),
                                             ::testing::Values(mem_kind::heap, mem_kind::aligned, mem_kind::anon)),
                          [](const auto &pinfo) {
+                             const mem_kind mem = std::get<1>(pinfo.param);
                              return std::string(std::get<0>(pinfo.param) ? "epoll_" : "polling_") +
-                                    (std::get<1>(pinfo.param) == mem_kind::heap      ? "malloc"
-                                     : std::get<1>(pinfo.param) == mem_kind::aligned ? "aligned_alloc"
-                                                                                     : "mmap");
+                                    (mem == mem_kind::heap      ? "malloc"
+                                     : mem == mem_kind::aligned ? "aligned_alloc"
+                                                                : "mmap") +
+                                    "_copy_" + copy_policy_for(mem);
                          });
 
 // =============================================================================================
@@ -1435,6 +1445,16 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         // Against the peer's consumer (8 immediate bytes, one 4 KiB buffer posted at a time).
         uint32_t cid = 0;
         ASSERT_EQ(learn_remote_consumer(c, c, conn, cid), "");
+        {
+            // An unknown SOFTCOMCH_COPY is a configuration error the producer's start reports.
+            setenv("SOFTCOMCH_COPY", "fastest", 1);
+            producer bad(conn, dev, {.num_tasks = 1, .slots = 1, .slot_size = 64});
+            ASSERT_TRUE(bad.ok());
+            EXPECT_EQ(bad.start(), DOCA_ERROR_BAD_CONFIG);
+            EXPECT_EQ(bad.state(), DOCA_CTX_STATE_IDLE);
+            unsetenv("SOFTCOMCH_COPY");
+            EXPECT_EQ(bad.destroy(), DOCA_SUCCESS);
+        }
         producer p(conn, dev, {.num_tasks = 4, .slots = 4, .slot_size = 8192});
         ASSERT_EQ(start_producer(p), "");
         std::vector<uint8_t> big(4097), fits(4096), small(100);

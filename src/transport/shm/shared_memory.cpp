@@ -34,9 +34,6 @@
 
 namespace softcomch::transport::shm {
 
-// Measured with bench/fastpath_bench (docs/shm_layout.md section 10): see the definition's
-// comment at the end of this file.
-
 namespace {
 
 // The unit of sharing: mappings are made of whole pages. Asked once (4 KiB on x86-64; 16 or
@@ -579,6 +576,70 @@ const char *memory_mechanism_name(memory_mechanism m) noexcept
     return "?";
 }
 
+doca_error_t copy_plan_from_env(copy_plan *out) noexcept
+{
+    const char *v = std::getenv(k_copy_env);
+    copy_plan plan;
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "auto") == 0)
+        plan.policy = copy_policy::auto_select;
+    else if (std::strcmp(v, "cached") == 0)
+        plan.policy = copy_policy::cached;
+    else if (std::strcmp(v, "streaming") == 0)
+        plan.policy = copy_policy::streaming;
+    else
+        return DOCA_ERROR_BAD_CONFIG;
+    plan.cache_budget = last_level_cache_bytes() / 2;
+    *out = plan;
+    return DOCA_SUCCESS;
+}
+
+const char *copy_policy_name(copy_policy p) noexcept
+{
+    switch (p) {
+    case copy_policy::auto_select:
+        return "auto";
+    case copy_policy::cached:
+        return "cached";
+    case copy_policy::streaming:
+        return "streaming";
+    }
+    return "?";
+}
+
+uint64_t last_level_cache_bytes() noexcept
+{
+    static const uint64_t bytes = [] {
+        // sysfs describes the caches the (virtual) CPU really has; sysconf on some hypervisors
+        // reports the host package's L3 (256 MiB where sysfs says 32 MiB).
+        uint64_t best = 0;
+        for (int index = 0; index < 8; ++index) {
+            char path[96];
+            std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+            FILE *f = std::fopen(path, "re");
+            if (f == nullptr)
+                break;
+            unsigned long long n = 0;
+            char unit = '\0';
+            const int got = std::fscanf(f, "%llu%c", &n, &unit);
+            std::fclose(f);
+            if (got >= 1) {
+                if (unit == 'K')
+                    n <<= 10;
+                else if (unit == 'M')
+                    n <<= 20;
+                best = std::max<uint64_t>(best, n);
+            }
+        }
+        if (best == 0) {
+            const long l3 = ::sysconf(_SC_LEVEL3_CACHE_SIZE);
+            const long l2 = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+            best = uint64_t(std::max({l3, l2, 0L}));
+        }
+        return best != 0 ? best : uint64_t(8) << 20;
+    }();
+    return bytes;
+}
+
 const char *active_memory_mechanism() noexcept
 {
     memory_policy p;
@@ -1044,8 +1105,8 @@ void copy_streaming(void *dst, const void *src, size_t len) noexcept
 #endif
 }
 
-doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *src,
-                          size_t len) noexcept
+doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *src, size_t len,
+                          bool streaming) noexcept
 {
     // Never a byte outside the window the consumer registered (not even inside its pages).
     if (!in_window(t.addr, t.len, peer_addr, len))
@@ -1056,7 +1117,7 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
     case memory_mechanism::shared: {
         // In bounds (checked above): the byte offset into the window is the offset from `local`.
         uint8_t *dst = t.local + (peer_addr - t.addr);
-        if (k_streaming_threshold != 0 && len >= k_streaming_threshold)
+        if (streaming)
             copy_streaming(dst, src, len);
         else
             std::memcpy(dst, src, len);
@@ -1084,11 +1145,5 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
     }
     return DOCA_ERROR_INVALID_VALUE;
 }
-
-// Payload size from which the shared mechanism uses streaming (non-temporal) stores. Measured
-// with bench/comch_fastpath (docs/performance.md): from 1 MiB on, a payload does not stay in
-// the producer's cache anyway, and streaming stores took 4 MiB sends from 0.33x to 0.69x of a
-// memcpy of the same size and 1 MiB from 0.32x to 0.52-0.60x; 64 KiB keeps memcpy (0.74x).
-const size_t k_streaming_threshold = size_t(1) << 20;
 
 } // namespace softcomch::transport::shm

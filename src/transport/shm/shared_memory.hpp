@@ -265,24 +265,72 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept;
 // address not mapped there), DOCA_ERROR_NOT_SUPPORTED (ENOSYS), DOCA_ERROR_OPERATING_SYSTEM.
 doca_error_t probe_pvw(pid_t pid, uint64_t peer_addr) noexcept;
 
+// ---- how the one copy writes (SOFTCOMCH_COPY) -------------------------------------------------
+//
+// Plain stores leave the payload in the producer's cache; non-temporal (streaming) stores send it
+// to memory. Which wins depends on the memory a stream of sends rotates through: while the
+// consumer's posted buffers and the source fit in the last-level cache, plain stores are 1.3-1.6x
+// faster; once they do not, every plain store first reads a line from DRAM and evicts a dirty one,
+// and streaming stores are 1.7-2x faster (docs/performance.md, "copy policy").
+
+// What SOFTCOMCH_COPY asks for.
+enum class copy_policy : uint32_t {
+    auto_select = 0, // by working set against the cache budget (default)
+    cached = 1,      // always plain stores
+    streaming = 2,   // non-temporal stores for every payload from k_min_streaming_bytes on
+};
+
+// Name of the environment variable.
+inline constexpr const char *k_copy_env = "SOFTCOMCH_COPY";
+// Payloads below this never stream: they are latency-bound, and a streamed small payload makes
+// the consumer's first read of it a cache miss.
+inline constexpr uint64_t k_min_streaming_bytes = uint64_t(64) << 10;
+
+// A producer's copy decision, resolved once (control path) and consulted per send.
+struct copy_plan {
+    copy_policy policy = copy_policy::auto_select;
+    uint64_t cache_budget = 0; // bytes a rotating working set may span and still stay cached
+
+    // `rotating_bytes`: the consumer memory the stream cycles through (its posted buffers).
+    bool streams(uint64_t len, uint64_t rotating_bytes) const noexcept
+    {
+        if (len < k_min_streaming_bytes)
+            return false;
+        switch (policy) {
+        case copy_policy::cached:
+            return false;
+        case copy_policy::streaming:
+            return true;
+        case copy_policy::auto_select:
+            break;
+        }
+        return rotating_bytes + len > cache_budget; // + len: the source is cached too
+    }
+};
+
+// Parses SOFTCOMCH_COPY: unset/empty/"auto", "cached", "streaming"; anything else is
+// DOCA_ERROR_BAD_CONFIG (*out untouched). The budget is half the last-level cache.
+doca_error_t copy_plan_from_env(copy_plan *out) noexcept;
+// "auto", "cached", "streaming".
+const char *copy_policy_name(copy_policy p) noexcept;
+// Bytes of the largest cache CPU 0 has (sysfs; sysconf as a fallback; 8 MiB if neither says).
+// Read once.
+uint64_t last_level_cache_bytes() noexcept;
+
 // The producer's one copy: `len` bytes from `src` to consumer address `peer_addr`, which must
 // lie inside the target's window (checked first; nothing is written otherwise). shared: a
-// memcpy into the mapping (non-temporal stores from k_streaming_threshold bytes on, if
-// enabled, see copy_streaming()); pvw: process_vm_writev (partial writes are resumed).
-// Thread-safe. Errors: DOCA_ERROR_INVALID_VALUE (outside the window, or EFAULT), and for pvw
-// DOCA_ERROR_NOT_PERMITTED (EPERM), DOCA_ERROR_CONNECTION_ABORTED (ESRCH: the consumer is
-// gone), DOCA_ERROR_NO_MEMORY, DOCA_ERROR_OPERATING_SYSTEM.
-doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *src,
-                          size_t len) noexcept;
+// memcpy into the mapping, or copy_streaming() if `streaming`; pvw: process_vm_writev (partial
+// writes are resumed; `streaming` does not apply). Thread-safe. Errors: DOCA_ERROR_INVALID_VALUE
+// (outside the window, or EFAULT), and for pvw DOCA_ERROR_NOT_PERMITTED (EPERM),
+// DOCA_ERROR_CONNECTION_ABORTED (ESRCH: the consumer is gone), DOCA_ERROR_NO_MEMORY,
+// DOCA_ERROR_OPERATING_SYSTEM.
+doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *src, size_t len,
+                          bool streaming = false) noexcept;
 
 // Copy with non-temporal (cache-bypassing) stores, followed by a store fence so the data is
 // globally visible before any later store (such as the completion's R23 release store, which
 // on x86 is a plain mov that non-temporal stores could otherwise pass). Plain memcpy on
 // architectures without an implementation here. Exposed for the benchmark.
 void copy_streaming(void *dst, const void *src, size_t len) noexcept;
-// Payload size from which copy_to_peer uses copy_streaming() for the shared mechanism; 0 =
-// never. Streaming only pays when the consumer's posted buffers do not fit in cache
-// (measurements in docs/shm_layout.md section 10.11).
-extern const size_t k_streaming_threshold;
 
 } // namespace softcomch::transport::shm

@@ -43,24 +43,27 @@ const uint64_t k_page = uint64_t(sysconf(_SC_PAGESIZE));
 
 // Sets (or unsets, value == nullptr) SOFTCOMCH_MEMORY for the scope, restoring it afterwards.
 struct env_guard {
-    explicit env_guard(const char *value)
+    explicit env_guard(const char *value, const char *name = k_memory_env) : name_(name)
     {
-        if (const char *old = std::getenv(k_memory_env)) {
+        if (const char *old = std::getenv(name_)) {
             had_ = true;
             old_ = old;
         }
         if (value != nullptr)
-            setenv(k_memory_env, value, 1);
+            setenv(name_, value, 1);
         else
-            unsetenv(k_memory_env);
+            unsetenv(name_);
     }
     ~env_guard()
     {
         if (had_)
-            setenv(k_memory_env, old_.c_str(), 1);
+            setenv(name_, old_.c_str(), 1);
         else
-            unsetenv(k_memory_env);
+            unsetenv(name_);
     }
+    env_guard(const env_guard &) = delete;
+    env_guard &operator=(const env_guard &) = delete;
+    const char *name_;
     bool had_ = false;
     std::string old_;
 };
@@ -393,6 +396,58 @@ TEST(unit_transport_shared_memory, already_shared_file_is_reused)
     close(fd);
 }
 
+TEST(unit_transport_shared_memory, copy_plan_from_env)
+{
+    EXPECT_GE(last_level_cache_bytes(), uint64_t(256) << 10);
+    const struct {
+        const char *value;
+        copy_policy policy;
+    } ok[] = {{nullptr, copy_policy::auto_select},
+              {"", copy_policy::auto_select},
+              {"auto", copy_policy::auto_select},
+              {"cached", copy_policy::cached},
+              {"streaming", copy_policy::streaming}};
+    for (const auto &c : ok) {
+        env_guard g(c.value, k_copy_env);
+        copy_plan plan;
+        plan.policy = copy_policy::cached == c.policy ? copy_policy::streaming : copy_policy::cached;
+        ASSERT_EQ(copy_plan_from_env(&plan), DOCA_SUCCESS) << (c.value ? c.value : "(unset)");
+        EXPECT_EQ(plan.policy, c.policy);
+        EXPECT_EQ(plan.cache_budget, last_level_cache_bytes() / 2);
+        EXPECT_STREQ(copy_policy_name(c.policy), c.value && *c.value ? c.value : "auto");
+    }
+    for (const char *bad : {"Cached", "nt", "stream", " auto"}) {
+        env_guard g(bad, k_copy_env);
+        copy_plan plan;
+        plan.cache_budget = 123;
+        EXPECT_EQ(copy_plan_from_env(&plan), DOCA_ERROR_BAD_CONFIG) << bad;
+        EXPECT_EQ(plan.cache_budget, 123u) << "untouched on error";
+    }
+}
+
+TEST(unit_transport_shared_memory, copy_plan_streams_only_large_payloads_that_overflow_the_budget)
+{
+    constexpr uint64_t MiB = uint64_t(1) << 20;
+    copy_plan plan;
+    plan.cache_budget = 16 * MiB;
+    // Below the minimum nothing streams, whatever the working set.
+    EXPECT_FALSE(plan.streams(k_min_streaming_bytes - 1, 1024 * MiB));
+    // Working set (posted buffers + the source) within the budget: plain stores.
+    EXPECT_FALSE(plan.streams(4 * MiB, 8 * MiB));
+    EXPECT_FALSE(plan.streams(4 * MiB, 12 * MiB));
+    EXPECT_FALSE(plan.streams(k_min_streaming_bytes, 16 * MiB - k_min_streaming_bytes));
+    // Beyond it: streaming.
+    EXPECT_TRUE(plan.streams(4 * MiB, 12 * MiB + 1));
+    EXPECT_TRUE(plan.streams(4 * MiB, 64 * MiB));
+    EXPECT_TRUE(plan.streams(k_min_streaming_bytes, 64 * MiB));
+    // The overrides ignore the working set, not the minimum.
+    plan.policy = copy_policy::cached;
+    EXPECT_FALSE(plan.streams(4 * MiB, 1024 * MiB));
+    plan.policy = copy_policy::streaming;
+    EXPECT_TRUE(plan.streams(k_min_streaming_bytes, 0));
+    EXPECT_FALSE(plan.streams(4096, 1024 * MiB));
+}
+
 TEST(unit_transport_shared_memory, producer_view_is_bounded_to_the_window)
 {
     // Page-aligned mmap with a window that leaves canary bytes on both edge pages.
@@ -425,6 +480,14 @@ TEST(unit_transport_shared_memory, producer_view_is_bounded_to_the_window)
     for (size_t i = 0; i < 4 * k_page; ++i) {
         const bool inside = i >= 100 && i < 100 + wlen;
         ASSERT_EQ(m[i], inside ? 0x11 : 0xcc) << i;
+    }
+    // The same through streaming stores (unaligned head and tail), still bounded.
+    std::memset(src.data(), 0x22, src.size());
+    EXPECT_EQ(copy_to_peer(t, a, src.data(), wlen + 1, true), DOCA_ERROR_INVALID_VALUE);
+    ASSERT_EQ(copy_to_peer(t, a, src.data(), wlen, true), DOCA_SUCCESS);
+    for (size_t i = 0; i < 4 * k_page; ++i) {
+        const bool inside = i >= 100 && i < 100 + wlen;
+        ASSERT_EQ(m[i], inside ? 0x22 : 0xcc) << i;
     }
     // Descriptions that do not add up are refused.
     peer_mapping bad;
