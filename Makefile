@@ -43,7 +43,8 @@ stress: build
 	cd $(BUILD) && ctest -L stress --output-on-failure
 
 bench: build
-	$(BUILD)/bench/spin_baseline && $(BUILD)/bench/ring_bench
+	$(BUILD)/bench/spin_baseline && $(BUILD)/bench/ring_bench && $(BUILD)/bench/comch_rtt && \
+	$(BUILD)/bench/fastpath_bench && $(BUILD)/bench/comch_fastpath
 
 clean:
 	rm -rf build build-asan build-tsan install

@@ -16,10 +16,11 @@
 //   rotating  the consumer posts 64 MiB of buffers (sizes from 64 KiB on): the working set does
 //             not fit; the memcpy and process_vm_writev baselines rotate through the same 64 MiB
 //             of destinations.
-// Each figure is the median of `reps` runs (default 3), the three kinds interleaved.
+// Each figure is the median of `reps` runs (default 5), the three kinds interleaved: the
+// project machine's vCPUs drift by 10-20% between seconds, and both sides of a ratio drift alike.
 //
 // Output: `name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw`.
-// Usage: comch_fastpath [total MiB per size and run (default 1024)] [reps (default 3)]
+// Usage: comch_fastpath [total MiB per size and run (default 1024)] [reps (default 5)]
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
 #include <doca_comch.h>
@@ -411,8 +412,8 @@ double median(std::vector<double> v)
 int main(int argc, char **argv)
 {
     const double total_mib = argc > 1 ? std::strtod(argv[1], nullptr) : 1024;
-    const long reps_arg = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 3;
-    const int reps = reps_arg >= 1 && reps_arg <= 99 ? int(reps_arg) : 3;
+    const long reps_arg = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 5;
+    const int reps = reps_arg >= 1 && reps_arg <= 99 ? int(reps_arg) : 5;
     std::string fabric = "bench-fastpath-" + std::to_string(getpid());
     setenv("SOFTCOMCH_FABRIC", fabric.c_str(), 1);
     unsetenv("SOFTCOMCH_SIDE");
@@ -420,8 +421,7 @@ int main(int argc, char **argv)
 
     print_context("comch_fastpath");
     const char *copy = std::getenv("SOFTCOMCH_COPY");
-    std::printf("# load average %.2f; SOFTCOMCH_COPY=%s; median of %d runs per figure\n", load_average(),
-                copy && *copy ? copy : "auto", reps);
+    std::printf("# SOFTCOMCH_COPY=%s; median of %d runs per figure\n", copy && *copy ? copy : "auto", reps);
     std::printf("# name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
     constexpr size_t k_resident_bytes = size_t(8) << 20, k_rotating_bytes = size_t(64) << 20;
     for (size_t payload : {size_t(4) << 10, size_t(64) << 10, size_t(1) << 20, size_t(4) << 20}) {

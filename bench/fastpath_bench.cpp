@@ -311,10 +311,6 @@ int main(int argc, char **argv)
     const long depth_arg = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 4;
     const uint32_t depth = depth_arg >= 2 && depth_arg <= 64 ? uint32_t(depth_arg) : 4;
     print_context("fastpath_bench");
-    const double load0 = load_average();
-    std::printf("# load average %.2f at start%s\n", load0,
-                load0 > 1.5 ? " (the CPUs are busy with other work: medians are unreliable)"
-                            : "");
     std::printf("# GB/s = 1e9 B/s; fast_* = claim + one copy + complete, the consumer peeks, "
                 "touches, reposts; %u buffers posted; %d rounds x %d windows of %.0f ms per "
                 "variant; the default copy plan streams when posted buffers + payload exceed %lu "

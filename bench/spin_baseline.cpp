@@ -219,6 +219,9 @@ void print_context(const char *name)
     std::printf("# %s: %d usable CPU(s), %.0f ticks/us%s\n", name, cpus, ticks_per_us(),
                 cpus < 2 ? "; ONLY ONE CPU: both processes share it, results are not meaningful"
                          : "; processes pinned to CPU 0 and CPU 1");
+    const double load = load_average();
+    std::printf("# load average %.2f%s\n", load,
+                load > 1.5 ? ": other work shares the CPUs, figures from this run are unreliable" : "");
 }
 
 } // namespace softcomch::bench
