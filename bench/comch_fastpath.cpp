@@ -21,6 +21,7 @@
 //
 // Output: `name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw`.
 // Usage: comch_fastpath [total MiB per size and run (default 1024)] [reps (default 5)]
+//                       [payload bytes ... (default 4096 65536 1048576 4194304)]
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
 #include <doca_comch.h>
@@ -424,7 +425,13 @@ int main(int argc, char **argv)
     std::printf("# SOFTCOMCH_COPY=%s; median of %d runs per figure\n", copy && *copy ? copy : "auto", reps);
     std::printf("# name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
     constexpr size_t k_resident_bytes = size_t(8) << 20, k_rotating_bytes = size_t(64) << 20;
-    for (size_t payload : {size_t(4) << 10, size_t(64) << 10, size_t(1) << 20, size_t(4) << 20}) {
+    std::vector<size_t> payloads;
+    for (int i = 3; i < argc; ++i)
+        if (const size_t p = std::strtoull(argv[i], nullptr, 0); p > 0 && p <= (size_t(64) << 20))
+            payloads.push_back(p);
+    if (payloads.empty())
+        payloads = {size_t(4) << 10, size_t(64) << 10, size_t(1) << 20, size_t(4) << 20};
+    for (size_t payload : payloads) {
         for (bool rotating : {false, true}) {
             if (rotating && payload < (size_t(64) << 10))
                 continue; // 64 MiB of 4 KiB buffers is more tasks than a consumer may post

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <typeinfo>
 
 #include "common/object_tag.hpp"
 
@@ -54,6 +56,18 @@ struct doca_ctx {
     union doca_data user_data() const noexcept { return user_data_; }
     doca_pe *pe() const noexcept { return pe_; }
     const char *kind_name() const noexcept { return kind_name_; }
+    // This context as its concrete type T, or nullptr if it is of another kind. T is final, so
+    // comparing type_info is enough and cheaper than dynamic_cast (the C API checks the kind on
+    // every call, data path included).
+    template <typename T> const T *as() const noexcept
+    {
+        static_assert(std::is_final_v<T> && std::is_base_of_v<doca_ctx, T>);
+        return typeid(*this) == typeid(T) ? static_cast<const T *>(this) : nullptr;
+    }
+    template <typename T> T *as() noexcept
+    {
+        return const_cast<T *>(static_cast<const doca_ctx *>(this)->as<T>());
+    }
     size_t inflight() const noexcept { return inflight_; }
     bool is_idle() const noexcept { return state_ == DOCA_CTX_STATE_IDLE; }
 

@@ -136,8 +136,10 @@ uint8_t doca_pe::progress()
     in_progress_ = true;
     unsigned work = deliver_completions(k_completion_budget);
 
-    // Slow path: at most once per service interval unless something asked for it.
-    uint64_t now = softcomch::now_ns();
+    // Slow path: at most once per service interval unless something asked for it. The coarse
+    // clock keeps this check cheap on every call; it advances once per kernel tick, so the
+    // slow path runs once per max(interval, tick).
+    uint64_t now = softcomch::coarse_now_ns();
     if (force_service_ || now >= next_service_ns_) {
         force_service_ = false;
         next_service_ns_ = now + service_interval_ns;

@@ -80,6 +80,8 @@ struct doca_pe {
 
     softcomch::object_tag tag_{softcomch::object_kind::pe};
 
+    // Slow-path period (accepts, handshakes, liveness, consumer announcements), measured on the
+    // coarse clock: in effect max(1 ms, the kernel tick).
     static constexpr uint64_t service_interval_ns = 1'000'000; // 1 ms
 
 private:

@@ -274,18 +274,28 @@ TEST_F(ComchLifecycle, ClientKilledServerSeesDisconnect)
 // full ring fail through the error callback, and nothing hangs.
 TEST_F(ComchLifecycle, ServerKilledClientStops)
 {
-    pid_t srv = spawn([] {
+    int parked[2];
+    ASSERT_EQ(pipe(parked), 0);
+    pid_t srv = spawn([&] {
         server_options o;
         o.recv_queue_size = 4;
         server s("doomed", o);
         CHILD_CHECK(s.start() == DOCA_SUCCESS);
         CHILD_CHECK(s.progress_until([&] { return !s.connections.empty(); }, 10000ms));
+        CHILD_CHECK(write(parked[1], "p", 1) == 1);
         for (;;)
             pause(); // never progress again: the client's sends pile up
     });
     client c("doomed");
     ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
     ASSERT_TRUE(c.wait_running());
+    // Send only once the server has stopped progressing: its last progress call could
+    // otherwise take the first messages out of the queue and make room for more.
+    close(parked[1]); // a server that dies before parking ends the read with 0
+    char p = 0;
+    const ssize_t got = read(parked[0], &p, 1);
+    close(parked[0]);
+    ASSERT_EQ(got, 1) << "the server did not see the connection";
     for (int i = 0; i < 20; ++i)
         ASSERT_EQ(c.send(c.connection(), std::string("queued")), DOCA_SUCCESS);
     c.progress_for(50ms);

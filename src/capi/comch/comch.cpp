@@ -23,11 +23,11 @@ bool valid_ctx(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind:
 // is expected is refused, not misused).
 bool valid(const doca_comch_server *s) noexcept
 {
-    return valid_ctx(s) && dynamic_cast<const doca_comch_server *>(static_cast<const doca_ctx *>(s));
+    return valid_ctx(s) && static_cast<const doca_ctx *>(s)->as<doca_comch_server>();
 }
 bool valid(const doca_comch_client *c) noexcept
 {
-    return valid_ctx(c) && dynamic_cast<const doca_comch_client *>(static_cast<const doca_ctx *>(c));
+    return valid_ctx(c) && static_cast<const doca_ctx *>(c)->as<doca_comch_client>();
 }
 bool valid(const doca_comch_connection *c) noexcept { return c && c->tag_.is(object_kind::connection); }
 bool valid(const doca_devinfo *d) noexcept { return d && d->tag_.is(object_kind::devinfo); }
@@ -99,7 +99,7 @@ struct doca_comch_server *doca_comch_server_get_server_ctx(const struct doca_com
         SC_LOG_ERR("doca_comch_server_get_server_ctx: %s connection", connection ? "invalid" : "NULL");
         return nullptr;
     }
-    return dynamic_cast<doca_comch_server *>(connection->owner_);
+    return connection->owner_->as<doca_comch_server>();
 }
 
 struct doca_comch_client *doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
@@ -108,7 +108,7 @@ struct doca_comch_client *doca_comch_client_get_client_ctx(const struct doca_com
         SC_LOG_ERR("doca_comch_client_get_client_ctx: %s connection", connection ? "invalid" : "NULL");
         return nullptr;
     }
-    return dynamic_cast<doca_comch_client *>(connection->owner_);
+    return connection->owner_->as<doca_comch_client>();
 }
 
 doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)

@@ -25,11 +25,11 @@ namespace {
 bool valid_ctx(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
 bool valid(const doca_comch_consumer *c) noexcept
 {
-    return valid_ctx(c) && dynamic_cast<const doca_comch_consumer *>(static_cast<const doca_ctx *>(c));
+    return valid_ctx(c) && static_cast<const doca_ctx *>(c)->as<doca_comch_consumer>();
 }
 bool valid(const doca_comch_producer *p) noexcept
 {
-    return valid_ctx(p) && dynamic_cast<const doca_comch_producer *>(static_cast<const doca_ctx *>(p));
+    return valid_ctx(p) && static_cast<const doca_ctx *>(p)->as<doca_comch_producer>();
 }
 bool valid(const doca_comch_connection *c) noexcept { return c && c->tag_.is(object_kind::connection); }
 bool valid(const doca_mmap *m) noexcept { return m && m->tag_.is(object_kind::mmap); }
