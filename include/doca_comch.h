@@ -238,7 +238,8 @@ DOCA_STABLE struct doca_ctx *doca_comch_server_as_ctx(struct doca_comch_server *
  * for a disconnection it asked for itself.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or a connection of another server;
  * DOCA_ERROR_IN_USE while producers or consumers exist on the connection; DOCA_ERROR_AGAIN if
- * the notice cannot be queued now (progress and retry); DOCA_ERROR_BAD_STATE unless RUNNING.
+ * the notice cannot be queued now (progress and retry); DOCA_ERROR_BAD_STATE unless RUNNING;
+ * DOCA_ERROR_NOT_CONNECTED if the connection is already closed.
  */
 DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
 						      struct doca_comch_connection *connection);

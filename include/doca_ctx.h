@@ -57,7 +57,11 @@ typedef void (*doca_ctx_state_changed_callback_t)(const union doca_data user_dat
  * client, consumer); DOCA_ERROR_INVALID_VALUE for NULL or an invalid configuration;
  * DOCA_ERROR_NOT_CONNECTED if the context is not attached to a progress engine;
  * DOCA_ERROR_BAD_STATE if it is not IDLE; DOCA_ERROR_NOT_SUPPORTED if the device cannot run it;
- * DOCA_ERROR_INITIALIZATION if a resource could not be set up.
+ * DOCA_ERROR_INITIALIZATION if a resource could not be set up. Comch specifics:
+ * DOCA_ERROR_ALREADY_EXIST for a server whose name a live server already uses for the same
+ * host function; DOCA_ERROR_NOT_CONNECTED for a producer or consumer whose connection is closed;
+ * DOCA_ERROR_BAD_CONFIG for a producer when the SOFTCOMCH_COPY environment variable has an
+ * unknown value (SoftComch only).
  */
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx);
 

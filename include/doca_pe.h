@@ -135,7 +135,8 @@ DOCA_STABLE doca_error_t doca_task_submit(struct doca_task *task);
 
 /**
  * @brief Submits with flags (enum doca_task_submit_flag). SoftComch submits immediately, so the
- * flags do not change the outcome. Same return codes as doca_task_submit().
+ * known flags do not change the outcome. Same return codes as doca_task_submit(), and
+ * DOCA_ERROR_INVALID_VALUE for flag bits that enum doca_task_submit_flag does not define.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags);
 
