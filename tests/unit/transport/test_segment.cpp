@@ -72,12 +72,21 @@ bool check_msg(const slot_view &v, uint64_t seq)
 }
 
 // Runs one side of the exchange: sends `n` messages on `out` while receiving `n` on `in`.
-// Returns 0 on success, a small error code otherwise.
+// Returns 0 on success, a small error code otherwise (3: stalled or out of time).
+//
+// Two bounds, so that a slow run passes and a wedged one still ends: nothing moved in either
+// direction for 20 s (a lost message or a dead peer), or 100 s in all (below the 120 s CTest
+// timeout, so the test reports instead of being killed with the child left behind). A healthy
+// run takes under a second (0.9 s even under ASan); under ThreadSanitizer, with every payload
+// byte instrumented, about 17 s on an idle 2-core machine and 29 s while other tests run.
 int exchange(ring_producer &out, ring_consumer &in, uint64_t n)
 {
     uint64_t sent = 0, got = 0;
     uint32_t idle = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + std::chrono::seconds(100);
+    auto stall_deadline = start + std::chrono::seconds(20);
+    uint64_t moved_at_check = 0;
     while (sent < n || got < n) {
         bool progress = false;
         if (sent < n) {
@@ -97,8 +106,16 @@ int exchange(ring_producer &out, ring_consumer &in, uint64_t n)
         }
         if (!progress && ++idle > 128) {
             idle = 0;
-            std::this_thread::yield();
-            if (std::chrono::steady_clock::now() > deadline)
+            // A short sleep, not sched_yield(): under the EEVDF scheduler (Linux 6.6) each yield
+            // is charged a whole time slice, so a loop that yields next to busy processes (a
+            // parallel build, other tests) gets a tiny share of the CPU and runs out of time.
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+            const auto now = std::chrono::steady_clock::now();
+            if (sent + got != moved_at_check) {
+                moved_at_check = sent + got;
+                stall_deadline = now + std::chrono::seconds(20);
+            }
+            if (now > stall_deadline || now > deadline)
                 return 3;
         }
     }

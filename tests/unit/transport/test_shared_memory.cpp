@@ -868,15 +868,24 @@ void run_cross_process(memory_policy policy, bool expect_shared)
         ASSERT_EQ(cons.post(i, reinterpret_cast<uint64_t>(bufs[i].p), bufs[i].len),
                   DOCA_SUCCESS);
     std::vector<bool> got(n, false);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    // Bounded by progress, not by a total tuned for uninstrumented builds: each completion may
+    // take up to 30 s (the producer fills up to 64 MiB byte by byte; under ThreadSanitizer on a
+    // busy 2-core machine the whole exchange took 32-45 s), and the whole run 100 s, below the
+    // 120 s CTest timeout so that a wedged run fails here rather than being killed.
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + std::chrono::seconds(100);
+    auto stall_deadline = start + std::chrono::seconds(30);
     for (uint32_t seen = 0; seen < n;) {
         const fast_completion *c = cons.peek();
         if (c == nullptr) {
             ASSERT_FALSE(cons.corrupted());
-            ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+            const auto now = std::chrono::steady_clock::now();
+            ASSERT_LT(now, stall_deadline) << "no completion for 30 s; " << seen << " of " << n;
+            ASSERT_LT(now, deadline) << seen << " of " << n << " completions in 100 s";
             std::this_thread::yield();
             continue;
         }
+        stall_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
         const test_buffer &b = bufs[c->task];
         SCOPED_TRACE(b.what);
         EXPECT_EQ(c->status, 0u);
