@@ -36,6 +36,7 @@ void print_main_usage(bool to_stderr);
 
 int cmd_run(arg_list args);
 int cmd_demo(arg_list args);
+int cmd_doctor(arg_list args);
 int cmd_version(arg_list args);
 int cmd_help(arg_list args);
 

@@ -15,6 +15,8 @@ constexpr std::array command_table{
                  cmd_run},
     command_info{"demo", "Show SoftComch at work: control-path samples, ping-pong, fast-path streaming",
                  cmd_demo},
+    command_info{"doctor", "Check this machine, the environment and the install for SoftComch",
+                 cmd_doctor},
     command_info{"version", "Print the SoftComch version and the DOCA API version it implements",
                  cmd_version},
     command_info{"help", "Show the help of a command", cmd_help},

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `softcomch doctor` as a user runs it: the built binary (<build>/bin/softcomch, <build> being
+// $SOFTCOMCH_TEST_BIN_DIR) is started as a separate process with a controlled environment (every
+// SOFTCOMCH_* variable removed, XDG_RUNTIME_DIR pointing at a scratch directory so the fabric is
+// private) and judged by its exit status and output. The stale-endpoint case builds its endpoint
+// files with the library's own fabric functions, and --json output is read back with the
+// library's JSON parser (this test links the private libsoftcomch for both).
+//
+// Suites:
+//   CliDoctor           the build tree's softcomch
+//   CliDoctorInstalled  `cmake --install` into a scratch prefix, then that tree's softcomch
+//                       (skipped without pkg-config)
+#include <gtest/gtest.h>
+
+#include <doca_version.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/json.hpp"
+#include "common/unique_fd.hpp"
+#include "transport/fabric.hpp"
+#include "transport/unix_socket.hpp"
+
+extern char **environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = softcomch::json;
+namespace transport = softcomch::transport;
+using steady = std::chrono::steady_clock;
+
+// The build directory: $SOFTCOMCH_TEST_BIN_DIR, else the parent of the directory holding this
+// test executable (<build>/tests/it_test_cli_doctor).
+std::string bin_dir()
+{
+    if (const char *dir = std::getenv("SOFTCOMCH_TEST_BIN_DIR"); dir && *dir)
+        return dir;
+    std::error_code ec;
+    auto exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().parent_path().string();
+}
+
+struct proc_result {
+    int status = -1; // exit status, or 128 + signal
+    std::string out;
+    std::string err;
+};
+
+// The environment of the child: ours without any SOFTCOMCH_* variable (nor those in `unset`),
+// plus `set`.
+using env_map = std::map<std::string, std::string>;
+std::vector<std::string> child_env(const env_map &set, std::initializer_list<const char *> unset)
+{
+    std::vector<std::string> env;
+    for (char **e = environ; *e != nullptr; ++e) {
+        const std::string_view entry(*e);
+        const std::string name(entry.substr(0, entry.find('=')));
+        if (name.starts_with("SOFTCOMCH_") || set.count(name) != 0)
+            continue;
+        bool drop = false;
+        for (const char *u : unset)
+            drop = drop || name == u;
+        if (!drop)
+            env.emplace_back(entry);
+    }
+    for (const auto &[k, v] : set)
+        env.push_back(k + "=" + v);
+    return env;
+}
+
+// Runs argv with environment `env` to completion (at most `timeout_s`), capturing its output.
+proc_result run_process(const std::vector<std::string> &argv, const std::vector<std::string> &env,
+                        double timeout_s = 60)
+{
+    proc_result r;
+    int out_pipe[2], err_pipe[2];
+    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+        r.err = "pipe failed";
+        return r;
+    }
+    std::vector<char *> args, envp;
+    for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    for (const auto &e : env)
+        envp.push_back(const_cast<char *>(e.c_str()));
+    envp.push_back(nullptr);
+
+    const auto start = steady::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_pipe[1], STDOUT_FILENO);
+        dup2(err_pipe[1], STDERR_FILENO);
+        execve(args[0], args.data(), envp.data());
+        std::fprintf(stderr, "exec %s: %s\n", args[0], std::strerror(errno));
+        _exit(127);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    int fds[2] = {out_pipe[0], err_pipe[0]};
+    std::string *sinks[2] = {&r.out, &r.err};
+    int status = 0;
+    bool reaped = false;
+    while (!reaped || fds[0] >= 0 || fds[1] >= 0) {
+        pollfd p[2];
+        nfds_t n = 0;
+        int which[2];
+        for (int i = 0; i < 2; ++i)
+            if (fds[i] >= 0) {
+                p[n] = {fds[i], POLLIN, 0};
+                which[n++] = i;
+            }
+        ::poll(p, n, 10);
+        for (nfds_t k = 0; k < n; ++k) {
+            if (p[k].revents == 0)
+                continue;
+            char buf[4096];
+            ssize_t got = ::read(p[k].fd, buf, sizeof buf);
+            if (got > 0) {
+                sinks[which[k]]->append(buf, size_t(got));
+            } else if (got == 0 || errno != EINTR) {
+                close(fds[which[k]]);
+                fds[which[k]] = -1;
+            }
+        }
+        if (!reaped) {
+            if (waitpid(pid, &status, WNOHANG) == pid)
+                reaped = true;
+            else if (steady::now() - start > std::chrono::duration<double>(timeout_s))
+                kill(pid, SIGKILL);
+        }
+    }
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+}
+
+bool contains(const std::string &haystack, const std::string &needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+// Whether `text` has a line that starts with `prefix` and contains every one of `parts`, in order.
+bool has_line(const std::string &text, const std::string &prefix,
+              std::initializer_list<std::string> parts = {})
+{
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string_view line(text.data() + begin, end - begin);
+        if (line.starts_with(prefix)) {
+            size_t at = prefix.size();
+            bool all = true;
+            for (const auto &part : parts) {
+                at = line.find(part, at);
+                if (at == std::string_view::npos) {
+                    all = false;
+                    break;
+                }
+                at += part.size();
+            }
+            if (all)
+                return true;
+        }
+        begin = end + 1;
+    }
+    return false;
+}
+
+// The check of a --json report named `check` (first one), or nullptr.
+const json::value *find_check(const json::value &doc, const std::string &check)
+{
+    const json::value *checks = doc.find("checks");
+    if (checks == nullptr || !checks->is_array())
+        return nullptr;
+    for (const auto &c : checks->elements())
+        if (const json::value *name = c.find("check");
+            name && name->is_string() && name->as_string() == check)
+            return &c;
+    return nullptr;
+}
+
+class CliDoctor : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        ASSERT_FALSE(bin_dir().empty()) << "set SOFTCOMCH_TEST_BIN_DIR to the build directory";
+        ASSERT_EQ(access((bin_dir() + "/bin/softcomch").c_str(), X_OK), 0)
+            << bin_dir() << "/bin/softcomch is missing: build the softcomch_cli target";
+        char tmpl[] = "/tmp/softcomch-doctor-test-XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        runtime_dir_ = tmpl;
+        fabric_ = "doctor-" + std::to_string(getpid());
+    }
+    void TearDown() override
+    {
+        std::error_code ec;
+        if (!runtime_dir_.empty())
+            fs::remove_all(runtime_dir_, ec);
+    }
+
+    virtual std::string softcomch_path() const { return bin_dir() + "/bin/softcomch"; }
+
+    // softcomch doctor ARGS in a clean environment plus `set`.
+    proc_result doctor(std::vector<std::string> args, env_map set = {},
+                       std::initializer_list<const char *> unset = {})
+    {
+        set.emplace("XDG_RUNTIME_DIR", runtime_dir_);
+        set.emplace("SOFTCOMCH_FABRIC", fabric_);
+        std::vector<std::string> argv{softcomch_path(), "doctor"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run_process(argv, child_env(set, unset));
+    }
+
+    // The fabric directory the doctor (and the library) will use; created 0700.
+    std::string make_fabric_dir()
+    {
+        const std::string dir = runtime_dir_ + "/softcomch/" + fabric_;
+        fs::create_directories(dir);
+        fs::permissions(runtime_dir_ + "/softcomch", fs::perms::owner_all);
+        fs::permissions(dir, fs::perms::owner_all);
+        return dir;
+    }
+
+    std::string runtime_dir_;
+    std::string fabric_;
+};
+
+// A Unix socket file at `path` with nobody listening (the server that made it is gone).
+bool make_stale_socket(const std::string &path)
+{
+    softcomch::unique_fd s(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (!s || path.size() >= sizeof addr.sun_path)
+        return false;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    return ::bind(s.get(), reinterpret_cast<const sockaddr *>(&addr), sizeof addr) == 0;
+}
+
+// The pid of a process that has exited and been reaped.
+int dead_pid()
+{
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return int(pid);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(CliDoctor, HelpListsDoctor)
+{
+    auto r = run_process({softcomch_path(), "--help"}, child_env({}, {}));
+    EXPECT_EQ(r.status, 0);
+    EXPECT_TRUE(has_line(r.out, "  doctor ")) << r.out;
+    auto h = run_process({softcomch_path(), "help", "doctor"}, child_env({}, {}));
+    EXPECT_EQ(h.status, 0);
+    for (const char *text : {"Usage: softcomch doctor", "--json", "--fabric NAME", "Exit status"})
+        EXPECT_TRUE(contains(h.out, text)) << text << "\n" << h.out;
+    auto bad = doctor({"--bogus"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_TRUE(contains(bad.err, "unknown option '--bogus'")) << bad.err;
+}
+
+TEST_F(CliDoctor, CleanEnvironmentPasses)
+{
+    auto r = doctor({});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(has_line(r.out, "ok    version ", {"softcomch ", "DOCA API "})) << r.out;
+    for (const char *var : {"SOFTCOMCH_FABRIC", "SOFTCOMCH_SIDE", "SOFTCOMCH_TOPOLOGY",
+                            "SOFTCOMCH_LOG_LEVEL", "SOFTCOMCH_MEMORY", "SOFTCOMCH_COPY"})
+        EXPECT_TRUE(has_line(r.out, std::string("ok    ") + var + " ")) << var << "\n" << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    fabric ", {fabric_, runtime_dir_})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    endpoints ", {"none"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    devices ", {"5 devices visible"})) << r.out;
+    EXPECT_TRUE(contains(r.out, "dpu   0000:03:00.0")) << r.out;
+    EXPECT_TRUE(contains(r.out, "pf0hpf=0000:b1:00.0")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "", {"fast-path memory"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "", {"RLIMIT_NOFILE"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "", {"library ", "libsoftcomch.so"})) << r.out;
+    EXPECT_FALSE(has_line(r.out, "FAIL")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "", {" ok, ", " warn, 0 FAIL"})) << r.out;
+    // Read-only: not even the fabric directory is created.
+    EXPECT_FALSE(fs::exists(runtime_dir_ + "/softcomch"));
+}
+
+TEST_F(CliDoctor, SideFilterShowsOneSide)
+{
+    auto r = doctor({}, {{"SOFTCOMCH_SIDE", "host"}});
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    devices ", {"3 devices visible (host side only)"})) << r.out;
+    EXPECT_FALSE(contains(r.out, "0000:03:00.0")) << r.out;
+}
+
+TEST_F(CliDoctor, BadMemoryPolicyFails)
+{
+    auto r = doctor({}, {{"SOFTCOMCH_MEMORY", "bogus"}});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(
+        has_line(r.out, "FAIL  SOFTCOMCH_MEMORY ", {"\"bogus\"", "auto, shared, pvw", "fix:"}))
+        << r.out;
+}
+
+TEST_F(CliDoctor, BadCopyPolicyFails)
+{
+    auto r = doctor({}, {{"SOFTCOMCH_COPY", "bogus"}});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(
+        has_line(r.out, "FAIL  SOFTCOMCH_COPY ", {"\"bogus\"", "auto, cached, streaming", "fix:"}))
+        << r.out;
+    // The memory mechanism is unaffected.
+    EXPECT_FALSE(has_line(r.out, "FAIL  fast-path memory")) << r.out;
+}
+
+TEST_F(CliDoctor, BadSideAndTopologyFail)
+{
+    auto side = doctor({}, {{"SOFTCOMCH_SIDE", "arm"}});
+    EXPECT_EQ(side.status, 1);
+    EXPECT_TRUE(has_line(side.out, "FAIL  SOFTCOMCH_SIDE ", {"\"arm\"", "fix:"})) << side.out;
+
+    const std::string file = runtime_dir_ + "/topo.json";
+    FILE *f = std::fopen(file.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("{\"bluefields\": [}\n", f);
+    std::fclose(f);
+    auto topo = doctor({}, {{"SOFTCOMCH_TOPOLOGY", file}});
+    EXPECT_EQ(topo.status, 1);
+    EXPECT_TRUE(has_line(topo.out, "FAIL  SOFTCOMCH_TOPOLOGY ", {file + ":1:"})) << topo.out;
+    EXPECT_TRUE(has_line(topo.out, "FAIL  devices ")) << topo.out;
+}
+
+TEST_F(CliDoctor, UnknownVariablesAreWarnings)
+{
+    auto r = doctor({}, {{"SOFTCOMCH_MEMROY", "pvw"},
+                         {"SOFTCOMCH_WHATEVER", "1"},
+                         {"SOFTCOMCH_LOG_LEVEL", "loud"}});
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn  SOFTCOMCH_MEMROY ", {"fix: did you mean SOFTCOMCH_MEMORY?"}))
+        << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn  SOFTCOMCH_WHATEVER ", {"fix:"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn  SOFTCOMCH_LOG_LEVEL ", {"\"loud\""})) << r.out;
+}
+
+TEST_F(CliDoctor, JsonReport)
+{
+    auto r = doctor({"--json"});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    std::string error;
+    json::value doc = json::parse(r.out, &error);
+    ASSERT_TRUE(error.empty()) << error << "\n" << r.out;
+    ASSERT_TRUE(doc.is_object()) << r.out;
+    const json::value *mech = doc.find("mechanism");
+    ASSERT_NE(mech, nullptr) << r.out;
+    ASSERT_TRUE(mech->is_string());
+    EXPECT_TRUE(mech->as_string() == "shared" || mech->as_string() == "pvw") << mech->as_string();
+    ASSERT_NE(doc.find("status"), nullptr);
+    EXPECT_NE(doc.find("status")->as_string(), "FAIL");
+    EXPECT_EQ(doc.find("fail")->as_int(), 0);
+    EXPECT_EQ(doc.find("softcomch_version")->as_string(), SOFTCOMCH_VERSION_STRING);
+    EXPECT_TRUE(doc.find("cache_budget_bytes")->as_int() > 0);
+    const json::value *fabric = doc.find("fabric");
+    ASSERT_TRUE(fabric && fabric->is_object());
+    EXPECT_EQ(fabric->find("name")->as_string(), fabric_);
+    const json::value *devices = doc.find("devices");
+    ASSERT_TRUE(devices && devices->is_array());
+    EXPECT_EQ(devices->size(), 5u);
+    const json::value *version = find_check(doc, "version");
+    ASSERT_NE(version, nullptr);
+    EXPECT_EQ(version->find("status")->as_string(), "ok");
+
+    auto bad = doctor({"--json"}, {{"SOFTCOMCH_MEMORY", "bogus"}});
+    EXPECT_EQ(bad.status, 1);
+    doc = json::parse(bad.out, &error);
+    ASSERT_TRUE(error.empty()) << error << "\n" << bad.out;
+    EXPECT_EQ(doc.find("mechanism")->as_string(), "invalid");
+    EXPECT_EQ(doc.find("status")->as_string(), "FAIL");
+    const json::value *memory = find_check(doc, "SOFTCOMCH_MEMORY");
+    ASSERT_NE(memory, nullptr) << bad.out;
+    EXPECT_EQ(memory->find("status")->as_string(), "FAIL");
+    EXPECT_TRUE(memory->find("fix") != nullptr);
+}
+
+TEST_F(CliDoctor, StaleEndpointIsReportedNotRemoved)
+{
+    const std::string dir = make_fabric_dir();
+    // A server that died: its socket file is left with nobody listening, its pid is gone.
+    transport::endpoint_info dead;
+    dead.key = {"bf0", "0000:b1:00.0", "crashed-server"};
+    dead.socket_path = transport::endpoint_socket_path(dir, dead.key);
+    dead.pid = dead_pid();
+    dead.dpu_device = "0000:03:00.0";
+    dead.representor = "pf0hpf";
+    ASSERT_TRUE(make_stale_socket(dead.socket_path));
+    transport::write_endpoint_info(dead);
+    const std::string info = transport::endpoint_info_path(dead.socket_path);
+
+    // A live one: this test process, listening.
+    transport::endpoint_info live = dead;
+    live.key.name = "live-server";
+    live.socket_path = transport::endpoint_socket_path(dir, live.key);
+    live.pid = int(getpid());
+    softcomch::unique_fd listener;
+    ASSERT_EQ(transport::listen_at(live.socket_path, listener), DOCA_SUCCESS);
+    transport::write_endpoint_info(live);
+
+    auto r = doctor({});
+    EXPECT_EQ(r.status, 0) << r.out; // a warning, not a failure
+    EXPECT_TRUE(has_line(r.out, "warn  endpoint ",
+                         {"stale \"crashed-server\"", "pid " + std::to_string(dead.pid), "is gone",
+                          "fix:", "rm -f " + dead.socket_path + " " + info}))
+        << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    endpoint ",
+                         {"\"live-server\"", "pid " + std::to_string(getpid()), "listening"}))
+        << r.out;
+    // Reported, not removed.
+    EXPECT_TRUE(fs::exists(dead.socket_path));
+    EXPECT_TRUE(fs::exists(info));
+
+    auto j = doctor({"--json"});
+    std::string error;
+    json::value doc = json::parse(j.out, &error);
+    ASSERT_TRUE(error.empty()) << error << "\n" << j.out;
+    const json::value *fabric = doc.find("fabric");
+    ASSERT_TRUE(fabric && fabric->is_object()) << j.out;
+    EXPECT_EQ(fabric->find("stale_endpoints")->as_int(), 1);
+    EXPECT_EQ(fabric->find("live_endpoints")->as_int(), 1);
+
+    // --fabric looks at another fabric: this one's endpoints are not listed there.
+    auto other = doctor({"--fabric", "elsewhere"});
+    EXPECT_EQ(other.status, 0) << other.out;
+    EXPECT_TRUE(has_line(other.out, "ok    endpoints ", {"none", "\"elsewhere\""})) << other.out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From an installed tree: the pkg-config check.
+
+#ifndef SOFTCOMCH_TEST_CMAKE_COMMAND
+#define SOFTCOMCH_TEST_CMAKE_COMMAND "cmake"
+#endif
+
+class CliDoctorInstalled : public CliDoctor {
+  protected:
+    void SetUp() override
+    {
+        CliDoctor::SetUp();
+        if (system("pkg-config --version >/dev/null 2>&1") != 0)
+            GTEST_SKIP() << "pkg-config is not installed";
+        prefix_ = runtime_dir_ + "/prefix";
+        auto r =
+            run_process({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", bin_dir(), "--prefix", prefix_},
+                        child_env({}, {}), 120);
+        ASSERT_EQ(r.status, 0) << r.out << r.err;
+        ASSERT_EQ(access(softcomch_path().c_str(), X_OK), 0);
+        // The host flavour's pkg-config directory, wherever CMAKE_INSTALL_LIBDIR put it.
+        for (const auto &e : fs::recursive_directory_iterator(prefix_))
+            if (e.path().filename() == "doca-comch.pc" &&
+                e.path().parent_path().filename() == "pkgconfig")
+                pc_dir_ = e.path().parent_path().string();
+        ASSERT_FALSE(pc_dir_.empty());
+    }
+    std::string softcomch_path() const override { return prefix_ + "/bin/softcomch"; }
+
+    std::string prefix_;
+    std::string pc_dir_;
+};
+
+TEST_F(CliDoctorInstalled, PkgConfigPathIsChecked)
+{
+    auto without = doctor({}, {{"PKG_CONFIG_PATH", runtime_dir_ + "/nowhere"}},
+                          {"PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR", "LD_LIBRARY_PATH"});
+    EXPECT_EQ(without.status, 0) << without.out;
+    EXPECT_TRUE(has_line(without.out, "ok    library ", {prefix_, "installed tree"}))
+        << without.out;
+    // Unless the machine has another doca-comch on pkg-config's default path, it is not found.
+    EXPECT_TRUE(
+        has_line(without.out, "warn  pkg-config ", {"fix: export PKG_CONFIG_PATH=" + pc_dir_}))
+        << without.out;
+
+    auto with = doctor({}, {{"PKG_CONFIG_PATH", pc_dir_}},
+                       {"PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR", "LD_LIBRARY_PATH"});
+    EXPECT_EQ(with.status, 0) << with.out;
+    EXPECT_TRUE(has_line(with.out, "ok    pkg-config ", {"host flavour"})) << with.out;
+}
+
+} // namespace
