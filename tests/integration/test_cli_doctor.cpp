@@ -40,6 +40,8 @@
 #include "transport/fabric.hpp"
 #include "transport/unix_socket.hpp"
 
+#include "process_runner.hpp"
+
 extern char **environ;
 
 namespace {
@@ -47,24 +49,10 @@ namespace {
 namespace fs = std::filesystem;
 namespace json = softcomch::json;
 namespace transport = softcomch::transport;
-using steady = std::chrono::steady_clock;
-
-// The build directory: $SOFTCOMCH_TEST_BIN_DIR, else the parent of the directory holding this
-// test executable (<build>/tests/it_test_cli_doctor).
-std::string bin_dir()
-{
-    if (const char *dir = std::getenv("SOFTCOMCH_TEST_BIN_DIR"); dir && *dir)
-        return dir;
-    std::error_code ec;
-    auto exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string() : exe.parent_path().parent_path().string();
-}
-
-struct proc_result {
-    int status = -1; // exit status, or 128 + signal
-    std::string out;
-    std::string err;
-};
+using sc_test::bin_dir;
+using sc_test::contains;
+using sc_test::has_line;
+using sc_test::proc_result;
 
 // The environment of the child: ours without any SOFTCOMCH_* variable (nor those in `unset`),
 // plus `set`.
@@ -88,104 +76,11 @@ std::vector<std::string> child_env(const env_map &set, std::initializer_list<con
     return env;
 }
 
-// Runs argv with environment `env` to completion (at most `timeout_s`), capturing its output.
-proc_result run_process(const std::vector<std::string> &argv, const std::vector<std::string> &env,
-                        double timeout_s = 60)
+// Runs argv with exactly the environment `env`.
+proc_result run_in(const std::vector<std::string> &argv, const std::vector<std::string> &env,
+                   double timeout_s = 60)
 {
-    proc_result r;
-    int out_pipe[2], err_pipe[2];
-    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-        r.err = "pipe failed";
-        return r;
-    }
-    std::vector<char *> args, envp;
-    for (const auto &a : argv)
-        args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    for (const auto &e : env)
-        envp.push_back(const_cast<char *>(e.c_str()));
-    envp.push_back(nullptr);
-
-    const auto start = steady::now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(out_pipe[1], STDOUT_FILENO);
-        dup2(err_pipe[1], STDERR_FILENO);
-        execve(args[0], args.data(), envp.data());
-        std::fprintf(stderr, "exec %s: %s\n", args[0], std::strerror(errno));
-        _exit(127);
-    }
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    int fds[2] = {out_pipe[0], err_pipe[0]};
-    std::string *sinks[2] = {&r.out, &r.err};
-    int status = 0;
-    bool reaped = false;
-    while (!reaped || fds[0] >= 0 || fds[1] >= 0) {
-        pollfd p[2];
-        nfds_t n = 0;
-        int which[2];
-        for (int i = 0; i < 2; ++i)
-            if (fds[i] >= 0) {
-                p[n] = {fds[i], POLLIN, 0};
-                which[n++] = i;
-            }
-        ::poll(p, n, 10);
-        for (nfds_t k = 0; k < n; ++k) {
-            if (p[k].revents == 0)
-                continue;
-            char buf[4096];
-            ssize_t got = ::read(p[k].fd, buf, sizeof buf);
-            if (got > 0) {
-                sinks[which[k]]->append(buf, size_t(got));
-            } else if (got == 0 || errno != EINTR) {
-                close(fds[which[k]]);
-                fds[which[k]] = -1;
-            }
-        }
-        if (!reaped) {
-            if (waitpid(pid, &status, WNOHANG) == pid)
-                reaped = true;
-            else if (steady::now() - start > std::chrono::duration<double>(timeout_s))
-                kill(pid, SIGKILL);
-        }
-    }
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return r;
-}
-
-bool contains(const std::string &haystack, const std::string &needle)
-{
-    return haystack.find(needle) != std::string::npos;
-}
-
-// Whether `text` has a line that starts with `prefix` and contains every one of `parts`, in order.
-bool has_line(const std::string &text, const std::string &prefix,
-              std::initializer_list<std::string> parts = {})
-{
-    size_t begin = 0;
-    while (begin < text.size()) {
-        size_t end = text.find('\n', begin);
-        if (end == std::string::npos)
-            end = text.size();
-        std::string_view line(text.data() + begin, end - begin);
-        if (line.starts_with(prefix)) {
-            size_t at = prefix.size();
-            bool all = true;
-            for (const auto &part : parts) {
-                at = line.find(part, at);
-                if (at == std::string_view::npos) {
-                    all = false;
-                    break;
-                }
-                at += part.size();
-            }
-            if (all)
-                return true;
-        }
-        begin = end + 1;
-    }
-    return false;
+    return sc_test::run_process(argv, {.timeout_s = timeout_s, .env = &env});
 }
 
 // The check of a --json report named `check` (first one), or nullptr.
@@ -230,7 +125,7 @@ class CliDoctor : public ::testing::Test {
         set.emplace("SOFTCOMCH_FABRIC", fabric_);
         std::vector<std::string> argv{softcomch_path(), "doctor"};
         argv.insert(argv.end(), args.begin(), args.end());
-        return run_process(argv, child_env(set, unset));
+        return run_in(argv, child_env(set, unset));
     }
 
     // The fabric directory the doctor (and the library) will use; created 0700.
@@ -274,10 +169,10 @@ int dead_pid()
 
 TEST_F(CliDoctor, HelpListsDoctor)
 {
-    auto r = run_process({softcomch_path(), "--help"}, child_env({}, {}));
+    auto r = run_in({softcomch_path(), "--help"}, child_env({}, {}));
     EXPECT_EQ(r.status, 0);
     EXPECT_TRUE(has_line(r.out, "  doctor ")) << r.out;
-    auto h = run_process({softcomch_path(), "help", "doctor"}, child_env({}, {}));
+    auto h = run_in({softcomch_path(), "help", "doctor"}, child_env({}, {}));
     EXPECT_EQ(h.status, 0);
     for (const char *text : {"Usage: softcomch doctor", "--json", "--fabric NAME", "Exit status"})
         EXPECT_TRUE(contains(h.out, text)) << text << "\n" << h.out;
@@ -471,7 +366,7 @@ class CliDoctorInstalled : public CliDoctor {
             GTEST_SKIP() << "pkg-config is not installed";
         prefix_ = runtime_dir_ + "/prefix";
         auto r =
-            run_process({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", bin_dir(), "--prefix", prefix_},
+            run_in({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", bin_dir(), "--prefix", prefix_},
                         child_env({}, {}), 120);
         ASSERT_EQ(r.status, 0) << r.out << r.err;
         ASSERT_EQ(access(softcomch_path().c_str(), X_OK), 0);
