@@ -433,12 +433,21 @@ TEST_F(CliRunWithLibrary, PingEchoesEveryMessage)
 
 TEST_F(CliRunWithLibrary, DemoPasses)
 {
+    // The demo takes about 4 s (3 s of it a fixed-length stream); a step stuck until its own
+    // timeout fails the demo by its status. Under a sanitizer it takes about 8 s on an idle
+    // 2-core machine and over 15 s while other work runs, so the bound is looser there (and
+    // still below the runner's 60 s).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    constexpr double bound_s = 45;
+#else
+    constexpr double bound_s = 15;
+#endif
     auto r = softcomch({"demo"}, 60);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "Demo passed: 4 of 4 steps")) << r.out;
     EXPECT_TRUE(has_line(r.out, "      ok    round-trip time p50 ", {" us, p99 ", " us ("}))
         << r.out;
-    EXPECT_LT(r.seconds, 15);
+    EXPECT_LT(r.seconds, bound_s);
 }
 
 } // namespace

@@ -22,8 +22,10 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace sc_test {
@@ -131,22 +133,36 @@ public:
     void set_epoll_mode(bool on) { epoll_mode_ = on; }
 
     // Sends a message on `conn` (allocating a task; retries on NO_MEMORY after progress).
+    // The task refers to the message, which DOCA may read until the task completes (a send
+    // queued behind a full receive queue is written later, from a progress call), so the bytes
+    // are copied here and kept until the completion: callers pass temporaries and receive
+    // buffers, which are gone or reused by then.
     doca_error_t send(doca_comch_connection *conn, const void *data, uint32_t len)
     {
+        std::unique_ptr<char[]> copy;
+        if (data != nullptr && len != 0) {
+            copy = std::make_unique<char[]>(len);
+            std::memcpy(copy.get(), data, len);
+        }
+        const void *msg = copy ? copy.get() : data;
         doca_comch_task_send *task = nullptr;
         doca_error_t rc;
         auto end = clock::now() + 5s;
         for (;;) {
-            rc = alloc_send(conn, data, len, &task);
+            rc = alloc_send(conn, msg, len, &task);
             if (rc != DOCA_ERROR_NO_MEMORY || clock::now() > end)
                 break;
             doca_pe_progress(pe_);
         }
         if (rc != DOCA_SUCCESS)
             return rc;
+        // Kept from here: once submitted, the library may read the message until send_done.
+        in_flight_[task] = std::move(copy);
         rc = doca_task_submit(doca_comch_task_send_as_task(task));
-        if (rc != DOCA_SUCCESS)
+        if (rc != DOCA_SUCCESS) {
+            in_flight_.erase(task);
             doca_task_free(doca_comch_task_send_as_task(task));
+        }
         return rc;
     }
     doca_error_t send(doca_comch_connection *conn, const std::string &s)
@@ -197,6 +213,7 @@ protected:
             s->send_ok++;
         else
             s->send_err++;
+        s->in_flight_.erase(task);
         doca_task_free(doca_comch_task_send_as_task(task));
     }
 
@@ -213,6 +230,8 @@ protected:
 
     doca_pe *pe_ = nullptr;
     doca_ctx *ctx_ = nullptr;
+    // The message copies of submitted send tasks, until their completion (see send()).
+    std::unordered_map<doca_comch_task_send *, std::unique_ptr<char[]>> in_flight_;
     int epfd_ = -1;
     doca_notification_handle_t handle_ = -1;
     bool epoll_mode_ = false;

@@ -112,11 +112,15 @@ bool check_msg(const slot_view &v, uint64_t expect_seq)
            v.type == uint16_t(seq) && v.flags == uint16_t(seq >> 16);
 }
 
-// Spin-then-yield: tests may share the two CPUs with other tests run in parallel.
+// Spin-then-sleep: tests may share the two CPUs with other tests run in parallel. Not
+// sched_yield(): since the EEVDF scheduler (Linux 6.6), a yield forfeits the rest of the time
+// slice and is charged as if the slice had been used, so a thread that yields in a loop next to
+// busy processes (a parallel build, other tests) gets a tiny share of the CPU and a timed
+// stress test measures nothing.
 void relax(uint32_t &spins)
 {
     if (++spins > 256) {
-        std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
         spins = 0;
     }
 }
@@ -461,18 +465,26 @@ TEST(unit_transport_ring, corrupt_peer_cannot_break_bounds)
 TEST(unit_transport_ring_stress, two_threads_polled)
 {
     test_ring r(64, 240); // capacity 64, slot 256
+    // Runs for `budget`, but not before `min_msgs` went through (many laps of the ring), so a
+    // slow machine (sanitizers, a parallel build) still exercises the wrap-around; `hard_limit`
+    // bounds a wedged run below the CTest timeout.
     constexpr auto budget = std::chrono::milliseconds(600);
+    constexpr auto hard_limit = std::chrono::seconds(60);
+    constexpr uint64_t min_msgs = 20'000;
     constexpr uint64_t max_msgs = 20'000'000;
     std::atomic<uint64_t> total{~uint64_t(0)};
     std::atomic<bool> stop{false};
 
     std::thread producer([&] {
-        const auto end = std::chrono::steady_clock::now() + budget;
+        const auto start = std::chrono::steady_clock::now();
         uint64_t seq = 0, rng = 777;
         uint32_t spins = 0;
         while (seq < max_msgs) {
-            if ((seq & 1023) == 0 && std::chrono::steady_clock::now() > end)
-                break;
+            if ((seq & 1023) == 0) {
+                const auto now = std::chrono::steady_clock::now();
+                if ((seq >= min_msgs && now > start + budget) || now > start + hard_limit)
+                    break;
+            }
             const uint32_t len = k_msg_hdr + uint32_t(xorshift(rng) % (240 - k_msg_hdr + 1));
             void *p;
             while ((p = r.prod.try_claim(len)) == nullptr && !stop.load())
