@@ -28,5 +28,7 @@ void print_context(const char *name);
 // The 1-minute load average (/proc/loadavg), -1 if unreadable. Above ~1.5 on the 2-CPU machine,
 // other work shares the pinned CPUs and figures are unreliable.
 double load_average();
+// Tasks other than this one runnable right now (least of a few samples over 0.1 s).
+int other_runnable_tasks();
 
 } // namespace softcomch::bench
