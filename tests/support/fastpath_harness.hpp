@@ -15,6 +15,7 @@
 // which is what the headers allow. consumer_events can be read from any thread.
 #pragma once
 
+#include "backoff.hpp"
 #include "comch_harness.hpp"
 
 #include <doca_buf.h>
@@ -646,10 +647,11 @@ public:
         doca_task_set_user_data(doca_comch_consumer_task_post_recv_as_task(t), ud);
         // DOCA_ERROR_AGAIN is transient back-pressure (doca_task_submit): retry for a while.
         auto end = clock::now() + 1000ms;
+        backoff wait;
         while ((rc = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t))) == DOCA_ERROR_AGAIN &&
                clock::now() < end) {
             ++post_again;
-            sched_yield();
+            wait.pause();
         }
         if (rc != DOCA_SUCCESS) {
             doca_task_free(doca_comch_consumer_task_post_recv_as_task(t));
@@ -1030,7 +1032,7 @@ public:
     doca_error_t submit_retrying(doca_task *t, const send_options &so, clock::time_point end)
     {
         doca_error_t rc;
-        unsigned spins = 0;
+        backoff wait;
         for (;;) {
             rc = doca_task_submit(t);
             if (rc != DOCA_ERROR_AGAIN)
@@ -1040,10 +1042,8 @@ public:
                 return rc;
             if (so.pump)
                 so.pump();
-            else if (++spins < 64)
-                sched_yield();
             else
-                std::this_thread::sleep_for(20us);
+                wait.pause();
         }
     }
 

@@ -7,6 +7,8 @@
 // polled and armed (eventfd) modes.
 #include "transport/shm/fast_channel.hpp"
 
+#include "backoff.hpp"
+
 #include <gtest/gtest.h>
 
 #include <poll.h>
@@ -645,13 +647,15 @@ stress_result run_stress(bool armed, double seconds)
             uint64_t rng = 0x1234567ull * id;
             uint64_t seq = 0;
             const fast_producer &prod = t.prod; // shared, const: the thread-safe API
+            sc_test::backoff idle;
             while (!stop.load(std::memory_order_relaxed)) {
                 post_entry e;
                 const doca_error_t err = prod.try_claim(24, &e);
                 if (err != DOCA_SUCCESS) {
-                    std::this_thread::yield();
+                    idle.pause();
                     continue;
                 }
+                idle.reset();
                 auto *dst = reinterpret_cast<uint8_t *>(e.addr);
                 const uint32_t len = fill_payload(dst, id, seq++, rng);
                 fast_completion c;
@@ -662,7 +666,7 @@ stress_result run_stress(bool armed, double seconds)
                 std::memcpy(c.imm, &seq, 8);
                 bool wake = false;
                 while (prod.complete(c, &wake) != DOCA_SUCCESS)
-                    std::this_thread::yield(); // cannot happen; keep the completion if it did
+                    idle.pause(); // cannot happen; keep the completion if it did
                 if (wake) {
                     const uint64_t one = 1;
                     (void)!write(efd, &one, 8);
@@ -676,15 +680,14 @@ stress_result run_stress(bool armed, double seconds)
         uint64_t next_seq[k_stress_producers + 1] = {};
         const auto end = std::chrono::steady_clock::now() +
                          std::chrono::microseconds(int64_t(seconds * 1e6));
-        uint32_t idle = 0;
+        sc_test::backoff wait;
         for (;;) {
             const fast_completion *v = t.cons.peek();
             if (v == nullptr) {
                 if (std::chrono::steady_clock::now() > end)
                     break;
                 if (!armed) {
-                    if (++idle % 64 == 0)
-                        std::this_thread::yield();
+                    wait.pause();
                     continue;
                 }
                 if (!t.cons.arm())
@@ -699,6 +702,7 @@ stress_result run_stress(bool armed, double seconds)
                 t.cons.disarm();
                 continue;
             }
+            wait.reset();
             const uint8_t *p = &bufs[size_t(v->task) * k_stress_buf];
             uint32_t producer, len, sum;
             uint64_t seq, imm;
@@ -722,7 +726,7 @@ stress_result run_stress(bool armed, double seconds)
             while (t.cons.post(task,
                                reinterpret_cast<uint64_t>(&bufs[size_t(task) * k_stress_buf]),
                                k_stress_buf) == DOCA_ERROR_AGAIN)
-                std::this_thread::yield(); // a claimer between CAS and hand-back
+                wait.pause(); // a claimer between CAS and hand-back
         }
         // Stop: expire, take back what is unclaimed, drain the claimed ones.
         t.cons.expire();

@@ -4,6 +4,8 @@
 // integrity (sequence number + checksum on every message) in polled and armed (eventfd) modes.
 #include "transport/shm/ring.hpp"
 
+#include "backoff.hpp"
+
 #include <gtest/gtest.h>
 
 #include <poll.h>
@@ -112,18 +114,6 @@ bool check_msg(const slot_view &v, uint64_t expect_seq)
            v.type == uint16_t(seq) && v.flags == uint16_t(seq >> 16);
 }
 
-// Spin-then-sleep: tests may share the two CPUs with other tests run in parallel. Not
-// sched_yield(): since the EEVDF scheduler (Linux 6.6), a yield forfeits the rest of the time
-// slice and is charged as if the slice had been used, so a thread that yields in a loop next to
-// busy processes (a parallel build, other tests) gets a tiny share of the CPU and a timed
-// stress test measures nothing.
-void relax(uint32_t &spins)
-{
-    if (++spins > 256) {
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-        spins = 0;
-    }
-}
 
 } // namespace
 
@@ -478,7 +468,7 @@ TEST(unit_transport_ring_stress, two_threads_polled)
     std::thread producer([&] {
         const auto start = std::chrono::steady_clock::now();
         uint64_t seq = 0, rng = 777;
-        uint32_t spins = 0;
+        sc_test::backoff wait;
         while (seq < max_msgs) {
             if ((seq & 1023) == 0) {
                 const auto now = std::chrono::steady_clock::now();
@@ -488,7 +478,7 @@ TEST(unit_transport_ring_stress, two_threads_polled)
             const uint32_t len = k_msg_hdr + uint32_t(xorshift(rng) % (240 - k_msg_hdr + 1));
             void *p;
             while ((p = r.prod.try_claim(len)) == nullptr && !stop.load())
-                relax(spins);
+                wait.pause();
             if (p == nullptr)
                 break;
             fill_msg(static_cast<uint8_t *>(p), len, seq);
@@ -499,14 +489,14 @@ TEST(unit_transport_ring_stress, two_threads_polled)
     });
 
     uint64_t got = 0;
-    uint32_t spins = 0;
+    sc_test::backoff wait;
     bool ok = true;
     for (;;) {
         const slot_view *v = r.cons.peek();
         if (v == nullptr) {
             if (got == total.load(std::memory_order_acquire) && !r.cons.ready())
                 break;
-            relax(spins);
+            wait.pause();
             continue;
         }
         if (!check_msg(*v, got)) {
@@ -543,7 +533,7 @@ TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
     std::thread producer([&] {
         const auto end = std::chrono::steady_clock::now() + budget;
         uint64_t seq = 0, rng = 4242;
-        uint32_t spins = 0;
+        sc_test::backoff wait;
         while (std::chrono::steady_clock::now() < end && !stop.load()) {
             const uint32_t burst = 1 + uint32_t(xorshift(rng) % 20);
             for (uint32_t b = 0; b < burst; ++b) {
@@ -551,7 +541,7 @@ TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
                 fill_msg(buf, 64, seq);
                 void *p;
                 while ((p = r.prod.try_claim(64)) == nullptr && !stop.load())
-                    relax(spins);
+                    wait.pause();
                 if (p == nullptr)
                     break;
                 std::memcpy(p, buf, 64);

@@ -9,6 +9,7 @@
 // each, and every byte is checked.
 #include "transport/shm/fast_channel.hpp"
 #include "transport/shm/shared_memory.hpp"
+#include "backoff.hpp"
 
 #include <gtest/gtest.h>
 
@@ -717,14 +718,16 @@ int producer_main(int ch_fd, uint64_t ch_size, std::vector<test_buffer> &bufs, u
     }
     std::vector<uint8_t> src;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    sc_test::backoff idle;
     for (uint32_t done = 0; done < n;) {
         post_entry e;
         if (prod.try_claim(0, &e) != DOCA_SUCCESS) {
             if (std::chrono::steady_clock::now() > deadline)
                 return 43;
-            std::this_thread::yield();
+            idle.pause();
             continue;
         }
+        idle.reset();
         // Which consumer range holds the address (the producer never trusts it blindly:
         // copy_to_peer checks it against that range's window again).
         const peer_target *t = nullptr;
@@ -747,7 +750,7 @@ int producer_main(int ch_fd, uint64_t ch_size, std::vector<test_buffer> &bufs, u
         }
         bool wake;
         while (prod.complete(c, &wake) != DOCA_SUCCESS)
-            std::this_thread::yield();
+            idle.pause();
         ++done;
     }
     return 0;
@@ -875,6 +878,7 @@ void run_cross_process(memory_policy policy, bool expect_shared)
     const auto start = std::chrono::steady_clock::now();
     const auto deadline = start + std::chrono::seconds(100);
     auto stall_deadline = start + std::chrono::seconds(30);
+    sc_test::backoff idle;
     for (uint32_t seen = 0; seen < n;) {
         const fast_completion *c = cons.peek();
         if (c == nullptr) {
@@ -882,9 +886,10 @@ void run_cross_process(memory_policy policy, bool expect_shared)
             const auto now = std::chrono::steady_clock::now();
             ASSERT_LT(now, stall_deadline) << "no completion for 30 s; " << seen << " of " << n;
             ASSERT_LT(now, deadline) << seen << " of " << n << " completions in 100 s";
-            std::this_thread::yield();
+            idle.pause();
             continue;
         }
+        idle.reset();
         stall_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
         const test_buffer &b = bufs[c->task];
         SCOPED_TRACE(b.what);
