@@ -24,6 +24,9 @@ percentiles summarize(std::vector<uint64_t> &v);
 void spin_pause(bool single_cpu);
 // Round trips of `payload` bytes between two pinned processes spinning on shared memory.
 percentiles spin_rtt(size_t payload, size_t iters, size_t warmup);
+// One-way rate (M messages/s) of 64-byte messages between two pinned processes through a shared
+// ring of `queue` one-line slots, copied in and out: the limit for a one-direction message rate.
+double spin_rate(uint64_t count, uint32_t queue);
 void print_context(const char *name);
 // The 1-minute load average (/proc/loadavg), -1 if unreadable. Above ~1.5 on the 2-CPU machine,
 // other work shares the pinned CPUs and figures are unreliable.

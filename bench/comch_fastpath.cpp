@@ -45,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_doca.hpp"
 #include "bench_util.hpp"
 
 using namespace softcomch::bench;
@@ -56,8 +57,7 @@ constexpr const char *k_name = "comch_fastpath_bench";
 
 [[noreturn]] void die(const char *what, doca_error_t rc)
 {
-    std::fprintf(stderr, "comch_fastpath: %s: %s\n", what, doca_error_get_name(rc));
-    std::exit(1);
+    softcomch::bench::die("comch_fastpath", what, rc);
 }
 
 void check(doca_error_t rc, const char *what)
@@ -68,16 +68,7 @@ void check(doca_error_t rc, const char *what)
 
 doca_dev *open_dev(const char *pci)
 {
-    doca_devinfo **list = nullptr;
-    uint32_t n = 0;
-    doca_dev *dev = nullptr;
-    check(doca_devinfo_create_list(&list, &n), "device list");
-    for (uint32_t i = 0; i < n && !dev; ++i) {
-        uint8_t eq = 0;
-        if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            doca_dev_open(list[i], &dev);
-    }
-    doca_devinfo_destroy_list(list);
+    doca_dev *dev = softcomch::bench::open_dev(pci);
     if (!dev)
         die("open device", DOCA_ERROR_NOT_FOUND);
     return dev;
@@ -85,16 +76,7 @@ doca_dev *open_dev(const char *pci)
 
 doca_dev_rep *open_rep(doca_dev *dev, const char *pci)
 {
-    doca_devinfo_rep **list = nullptr;
-    uint32_t n = 0;
-    doca_dev_rep *rep = nullptr;
-    check(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n), "representor list");
-    for (uint32_t i = 0; i < n && !rep; ++i) {
-        uint8_t eq = 0;
-        if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            doca_dev_rep_open(list[i], &rep);
-    }
-    doca_devinfo_rep_destroy_list(list);
+    doca_dev_rep *rep = softcomch::bench::open_rep(dev, pci);
     if (!rep)
         die("open representor", DOCA_ERROR_NOT_FOUND);
     return rep;

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_doca.hpp"
 #include "bench_util.hpp"
 
 using namespace softcomch::bench;
@@ -38,42 +39,9 @@ namespace {
 
 constexpr const char *k_name = "comch_rtt_bench";
 
-doca_dev *open_dev(const char *pci)
+[[noreturn]] void die(const char *what, doca_error_t rc)
 {
-    doca_devinfo **list = nullptr;
-    uint32_t n = 0;
-    doca_dev *dev = nullptr;
-    if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-        return nullptr;
-    for (uint32_t i = 0; i < n && !dev; ++i) {
-        uint8_t eq = 0;
-        if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            doca_dev_open(list[i], &dev);
-    }
-    doca_devinfo_destroy_list(list);
-    return dev;
-}
-
-doca_dev_rep *open_rep(doca_dev *dev, const char *pci)
-{
-    doca_devinfo_rep **list = nullptr;
-    uint32_t n = 0;
-    doca_dev_rep *rep = nullptr;
-    if (doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS)
-        return nullptr;
-    for (uint32_t i = 0; i < n && !rep; ++i) {
-        uint8_t eq = 0;
-        if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            doca_dev_rep_open(list[i], &rep);
-    }
-    doca_devinfo_rep_destroy_list(list);
-    return rep;
-}
-
-void die(const char *what, doca_error_t rc)
-{
-    std::fprintf(stderr, "comch_rtt: %s: %s\n", what, doca_error_get_name(rc));
-    std::exit(1);
+    softcomch::bench::die("comch_rtt", what, rc);
 }
 
 // Per-process state reached from the callbacks.

@@ -202,6 +202,75 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
 }
 
 // Prints the machine context line every benchmark starts with.
+// ---- the one-way rate baseline ----
+
+namespace {
+
+// A 64-byte slot: sequence word + 56 payload bytes, one cache line.
+struct alignas(64) rate_slot {
+    std::atomic<uint64_t> seq;
+    uint8_t payload[56];
+};
+static_assert(sizeof(rate_slot) == 64);
+
+} // namespace
+
+double spin_rate(uint64_t count, uint32_t queue)
+{
+    const size_t bytes = sizeof(rate_slot) * queue + 64;
+    void *mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (mem == MAP_FAILED) {
+        std::perror("mmap");
+        std::exit(1);
+    }
+    auto *slots = new (mem) rate_slot[queue]();
+    auto *consumed = new (static_cast<uint8_t *>(mem) + sizeof(rate_slot) * queue) std::atomic<uint64_t>(0);
+    const bool single = online_cpus() < 2;
+    const pid_t child = fork();
+    if (child < 0) {
+        std::perror("fork");
+        std::exit(1);
+    }
+    if (child == 0) {
+        // Producer: copy 56 bytes in, publish the slot's sequence; wait while the ring is full.
+        pin_to_cpu(single ? 0 : 1);
+        uint8_t buf[56];
+        std::memset(buf, 0x33, sizeof buf);
+        for (uint64_t i = 0; i < count; ++i) {
+            while (i - consumed->load(std::memory_order_acquire) >= queue)
+                spin_pause(single);
+            rate_slot &sl = slots[i % queue];
+            std::memcpy(sl.payload, buf, sizeof buf);
+            std::memcpy(sl.payload, &i, sizeof i);
+            sl.seq.store(i + 1, std::memory_order_release);
+        }
+        _exit(0);
+    }
+    pin_to_cpu(0);
+    // Consumer: copy every message out, check its sequence number, hand the slot back.
+    uint8_t buf[56];
+    uint64_t t0 = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+        rate_slot &sl = slots[i % queue];
+        while (sl.seq.load(std::memory_order_acquire) != i + 1)
+            spin_pause(single);
+        if (i == 0)
+            t0 = ticks();
+        std::memcpy(buf, sl.payload, sizeof buf);
+        uint64_t seq;
+        std::memcpy(&seq, buf, sizeof seq);
+        if (seq != i) {
+            std::fprintf(stderr, "spin_rate: sequence error\n");
+            std::exit(1);
+        }
+        consumed->store(i + 1, std::memory_order_release);
+    }
+    const uint64_t t1 = ticks();
+    waitpid(child, nullptr, 0);
+    munmap(mem, bytes);
+    return double(count - 1) / (double(t1 - t0) / ticks_per_us()); // messages per us = M msg/s
+}
+
 double load_average()
 {
     double l = -1;
