@@ -344,7 +344,14 @@ int main(int argc, char **argv)
     check(doca_comch_cap_get_max_clients(doca_dev_as_devinfo(dev), &max_clients), "max clients");
     check(doca_comch_cap_get_max_recv_queue_size(doca_dev_as_devinfo(dev), &max_queue), "max recv queue");
     doca_dev_close(dev);
-    const uint32_t clients = argc > 2 ? uint32_t(std::strtoul(argv[2], nullptr, 10)) : max_clients;
+    uint32_t clients = argc > 2 ? uint32_t(std::strtoul(argv[2], nullptr, 10)) : max_clients;
+    // The client process holds about 3 descriptors per connection.
+    rlimit rl{};
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && clients * 4 + 64 > rl.rlim_cur) {
+        const uint32_t fit = uint32_t((rl.rlim_cur - 64) / 4);
+        std::printf("# RLIMIT_NOFILE %lu allows %u clients, not %u\n", (unsigned long)rl.rlim_cur, fit, clients);
+        clients = fit;
+    }
     if (clients < 2 || clients > max_clients) {
         std::fprintf(stderr, "comch_scale: clients must be 2..%u\n", max_clients);
         return 2;
