@@ -148,30 +148,15 @@ static void on_state_changed(const union doca_data user_data,
 
 static void teardown(struct ctrl_client *c)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 	doca_error_t result;
 
 	if (c->client != NULL) {
-		if (doca_ctx_get_state(c->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			c->done = false;
-			result = doca_ctx_stop(c->ctx);
-			if (result == DOCA_ERROR_IN_PROGRESS)
-				sample_poll_until(c->pe, &c->done);
-		}
+		sample_stop_ctx(c->ctx, c->pe, &c->done);
 		result = doca_comch_client_destroy(c->client);
 		if (result != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the client: %s", doca_error_get_name(result));
 	}
-	if (c->pe != NULL) {
-		result = doca_pe_destroy(c->pe);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the progress engine: %s", doca_error_get_name(result));
-	}
-	if (c->dev != NULL) {
-		result = doca_dev_close(c->dev);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot close the device: %s", doca_error_get_name(result));
-	}
+	sample_close(c->pe, NULL, c->dev);
 }
 
 // Creates and configures the client; it is left IDLE.

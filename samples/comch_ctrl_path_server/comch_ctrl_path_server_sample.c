@@ -185,35 +185,15 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 // Releases whatever was created, stopping the server first if it is still active.
 static void teardown(struct ctrl_server *s)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 	doca_error_t result;
 
 	if (s->server != NULL) {
-		if (doca_ctx_get_state(s->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			s->done = false;
-			result = doca_ctx_stop(s->ctx);
-			if (result == DOCA_ERROR_IN_PROGRESS)
-				sample_poll_until(s->pe, &s->done);
-		}
+		sample_stop_ctx(s->ctx, s->pe, &s->done);
 		result = doca_comch_server_destroy(s->server);
 		if (result != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the server: %s", doca_error_get_name(result));
 	}
-	if (s->pe != NULL) {
-		result = doca_pe_destroy(s->pe);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the progress engine: %s", doca_error_get_name(result));
-	}
-	if (s->rep != NULL) {
-		result = doca_dev_rep_close(s->rep);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot close the representor: %s", doca_error_get_name(result));
-	}
-	if (s->dev != NULL) {
-		result = doca_dev_close(s->dev);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot close the device: %s", doca_error_get_name(result));
-	}
+	sample_close(s->pe, s->rep, s->dev);
 }
 
 // Creates and configures the server; it is left IDLE.

@@ -240,30 +240,15 @@ static doca_error_t create_client(struct dp_client *c, const char *server_name, 
 
 static void teardown(struct dp_client *c)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 	doca_error_t result;
 
 	if (c->client != NULL) {
-		if (doca_ctx_get_state(c->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			c->done = false;
-			result = doca_ctx_stop(c->ctx);
-			if (result == DOCA_ERROR_IN_PROGRESS)
-				sample_poll_until(c->pe, &c->done);
-		}
+		sample_stop_ctx(c->ctx, c->pe, &c->done);
 		result = doca_comch_client_destroy(c->client);
 		if (result != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the client: %s", doca_error_get_name(result));
 	}
-	if (c->pe != NULL) {
-		result = doca_pe_destroy(c->pe);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the progress engine: %s", doca_error_get_name(result));
-	}
-	if (c->dev != NULL) {
-		result = doca_dev_close(c->dev);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot close the device: %s", doca_error_get_name(result));
-	}
+	sample_close(c->pe, NULL, c->dev);
 }
 
 // Steps 2 to 4: agree to start, send our text, receive the server's.

@@ -75,6 +75,3 @@ struct sample_event_loop;
 // (use_epoll) sleeping on its notification handle; then the wake-up counters are left in
 // *loop_stats.
 doca_error_t ping_drive(struct doca_pe *pe, bool use_epoll, const bool *done, struct sample_event_loop *loop_stats);
-
-// Stops `ctx` if it is not IDLE and progresses until it is (*done is set by the state callback).
-void ping_stop_and_wait(struct doca_ctx *ctx, struct doca_pe *pe, bool *done);

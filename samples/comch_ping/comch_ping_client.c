@@ -201,14 +201,11 @@ static doca_error_t create_client(struct ping_client *c, uint32_t max_msg_size)
 static void teardown(struct ping_client *c)
 {
 	if (c->client != NULL) {
-		ping_stop_and_wait(c->ctx, c->pe, &c->done);
+		sample_stop_ctx(c->ctx, c->pe, &c->done);
 		if (doca_comch_client_destroy(c->client) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the client");
 	}
-	if (c->pe != NULL && doca_pe_destroy(c->pe) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot destroy the progress engine");
-	if (c->dev != NULL && doca_dev_close(c->dev) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot close the device");
+	sample_close(c->pe, NULL, c->dev);
 	free(c->rtt_ns);
 	c->rtt_ns = NULL;
 }

@@ -119,14 +119,3 @@ doca_error_t ping_drive(struct doca_pe *pe, bool use_epoll, const bool *done, st
 	sample_event_loop_fini(loop_stats);
 	return result;
 }
-
-void ping_stop_and_wait(struct doca_ctx *ctx, struct doca_pe *pe, bool *done)
-{
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
-
-	if (doca_ctx_get_state(ctx, &state) != DOCA_SUCCESS || state == DOCA_CTX_STATE_IDLE)
-		return;
-	*done = false;
-	if (doca_ctx_stop(ctx) == DOCA_ERROR_IN_PROGRESS)
-		sample_poll_until(pe, done);
-}

@@ -261,16 +261,11 @@ static doca_error_t create_server(struct ping_server *s, uint32_t max_msg_size)
 static void teardown(struct ping_server *s)
 {
 	if (s->server != NULL) {
-		ping_stop_and_wait(s->ctx, s->pe, &s->done);
+		sample_stop_ctx(s->ctx, s->pe, &s->done);
 		if (doca_comch_server_destroy(s->server) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the server");
 	}
-	if (s->pe != NULL && doca_pe_destroy(s->pe) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot destroy the progress engine");
-	if (s->rep != NULL && doca_dev_rep_close(s->rep) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot close the representor");
-	if (s->dev != NULL && doca_dev_close(s->dev) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot close the device");
+	sample_close(s->pe, s->rep, s->dev);
 }
 
 doca_error_t ping_run_server(const struct ping_config *cfg)

@@ -575,13 +575,9 @@ static void teardown(struct stream_client *c)
 		if (doca_comch_client_destroy(c->client) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the client");
 	}
-	if (c->pe != NULL) {
+	if (c->pe != NULL)
 		stream_driver_remove_pe(&c->driver, c->pe);
-		if (doca_pe_destroy(c->pe) != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the progress engine");
-	}
-	if (c->dev != NULL && doca_dev_close(c->dev) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot close the device");
+	sample_close(c->pe, NULL, c->dev);
 	stream_driver_fini(&c->driver);
 }
 

@@ -558,15 +558,9 @@ static void teardown(struct stream_server *s)
 		if (doca_comch_server_destroy(s->server) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the server");
 	}
-	if (s->pe != NULL) {
+	if (s->pe != NULL)
 		stream_driver_remove_pe(&s->driver, s->pe);
-		if (doca_pe_destroy(s->pe) != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the progress engine");
-	}
-	if (s->rep != NULL && doca_dev_rep_close(s->rep) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot close the representor");
-	if (s->dev != NULL && doca_dev_close(s->dev) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot close the device");
+	sample_close(s->pe, s->rep, s->dev);
 	stream_driver_fini(&s->driver);
 	stream_samples_free(&s->latency_ns);
 }

@@ -144,6 +144,29 @@ void sample_poll_until(struct doca_pe *pe, const bool *done)
 	}
 }
 
+void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped)
+{
+	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
+
+	if (doca_ctx_get_state(ctx, &state) != DOCA_SUCCESS || state == DOCA_CTX_STATE_IDLE)
+		return;
+	*stopped = false;
+	if (doca_ctx_stop(ctx) == DOCA_ERROR_IN_PROGRESS)
+		sample_poll_until(pe, stopped);
+}
+
+void sample_close(struct doca_pe *pe, struct doca_dev_rep *rep, struct doca_dev *dev)
+{
+	doca_error_t result;
+
+	if (pe != NULL && (result = doca_pe_destroy(pe)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Cannot destroy the progress engine: %s", doca_error_get_name(result));
+	if (rep != NULL && (result = doca_dev_rep_close(rep)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Cannot close the representor: %s", doca_error_get_name(result));
+	if (dev != NULL && (result = doca_dev_close(dev)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Cannot close the device: %s", doca_error_get_name(result));
+}
+
 doca_error_t sample_event_loop_init(struct sample_event_loop *loop, struct doca_pe *pe)
 {
 	struct epoll_event ev;

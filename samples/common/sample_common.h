@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_error.h>
 #include <doca_pe.h>
@@ -41,6 +42,14 @@ doca_error_t sample_check_msg_len(struct doca_dev *dev, size_t len, uint32_t *ma
 // The classic DOCA loop: progress until *done, sleeping SAMPLE_IDLE_SLEEP_NS whenever a call
 // found nothing to do. *done is set by callbacks that run inside doca_pe_progress().
 void sample_poll_until(struct doca_pe *pe, const bool *done);
+
+// Stops `ctx` unless it is IDLE, then polls `pe` until *stopped, which the context's state
+// callback sets when it reaches IDLE (clients and consumers stop through STOPPING).
+void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped);
+
+// Destroys the progress engine and closes the representor and the device; NULL ones are skipped,
+// failures are logged.
+void sample_close(struct doca_pe *pe, struct doca_dev_rep *rep, struct doca_dev *dev);
 
 // Event-driven alternative: sleeps in epoll_wait() on the PE's notification handle.
 struct sample_event_loop {
