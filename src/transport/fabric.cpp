@@ -150,12 +150,6 @@ bool file_exists(const std::string &path) noexcept
     return ::lstat(path.c_str(), &st) == 0;
 }
 
-// Whether an endpoint read from its info file is dead (and may be removed).
-bool endpoint_dead(const endpoint_info &e) noexcept
-{
-    return process_gone(e.pid) || !file_exists(e.socket_path);
-}
-
 // Removes a dead endpoint. Runs under the directory lock (listen_at() takes it too), re-reads
 // the info file and re-checks, so it cannot remove a server that took the name meanwhile.
 void cleanup_dead(const std::string &dir, const std::string &info_path)
@@ -179,14 +173,13 @@ void cleanup_dead(const std::string &dir, const std::string &info_path)
 }
 
 // Leftover temporary info file of a dead writer ("<stem>.info.tmp.<pid>").
-void cleanup_tmp(const std::string &dir, const std::string &name)
+// Whether `name` is a temporary info file whose writer is gone.
+bool dead_tmp(const std::string &name)
 {
     const auto pos = name.rfind(k_tmp_marker);
     uint32_t pid = 0;
-    if (pos == std::string::npos || !parse_u32(name.substr(pos + k_tmp_marker.size()), pid) ||
-        pid == 0 || !process_gone(int(pid)))
-        return;
-    ::unlink((dir + "/" + name).c_str());
+    return pos != std::string::npos && parse_u32(name.substr(pos + k_tmp_marker.size()), pid) && pid != 0 &&
+           process_gone(int(pid));
 }
 
 } // namespace
@@ -398,27 +391,40 @@ void remove_endpoint(const endpoint_info &info) noexcept
     }
 }
 
-std::vector<endpoint_info> list_endpoints(const std::string &dir)
+bool endpoint_dead(const endpoint_info &e) noexcept
 {
-    std::vector<endpoint_info> live;
+    return process_gone(e.pid) || !file_exists(e.socket_path);
+}
+
+fabric_files scan_fabric_dir(const std::string &dir)
+{
+    fabric_files f;
     DIR *d = ::opendir(dir.c_str());
     if (d == nullptr)
-        return live; // no fabric directory yet: no endpoints
-    std::vector<std::string> infos;
-    std::vector<std::string> tmps;
+        return f; // no fabric directory yet: no endpoints
     while (const dirent *ent = ::readdir(d)) {
         const std::string name = ent->d_name;
         if (ends_with(name, k_info_suffix))
-            infos.push_back(name);
-        else if (name.find(k_tmp_marker) != std::string::npos)
-            tmps.push_back(name);
+            f.infos.push_back(name);
+        else if (ends_with(name, k_sock_suffix))
+            f.sockets.push_back(name);
+        else if (name.find(k_tmp_marker) != std::string::npos && dead_tmp(name))
+            f.dead_tmps.push_back(name);
     }
     ::closedir(d);
-    std::sort(infos.begin(), infos.end());
+    std::sort(f.infos.begin(), f.infos.end());
+    std::sort(f.sockets.begin(), f.sockets.end());
+    std::sort(f.dead_tmps.begin(), f.dead_tmps.end());
+    return f;
+}
 
-    for (const auto &t : tmps)
-        cleanup_tmp(dir, t);
-    for (const auto &name : infos) {
+std::vector<endpoint_info> list_endpoints(const std::string &dir)
+{
+    std::vector<endpoint_info> live;
+    const fabric_files files = scan_fabric_dir(dir);
+    for (const auto &t : files.dead_tmps)
+        ::unlink((dir + "/" + t).c_str());
+    for (const auto &name : files.infos) {
         const std::string path = dir + "/" + name;
         endpoint_info e;
         if (!read_endpoint_info(path, e))

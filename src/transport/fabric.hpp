@@ -73,4 +73,20 @@ bool read_endpoint_info(const std::string &info_path, endpoint_info &out);
 // Removes the endpoint's socket file and info file (missing files are not an error).
 void remove_endpoint(const endpoint_info &info) noexcept;
 
+// ---- diagnostics: a fabric directory judged, never changed ----
+
+// The files of a fabric directory by kind, as sorted file names: info files, socket files, and
+// temporary info files whose writer died before renaming them. Nothing is read or removed; a
+// missing directory gives empty lists.
+struct fabric_files {
+    std::vector<std::string> infos;
+    std::vector<std::string> sockets;
+    std::vector<std::string> dead_tmps;
+};
+fabric_files scan_fabric_dir(const std::string &dir);
+
+// Whether an endpoint read from its info file is dead: its process is gone, or its socket file is
+// missing. list_endpoints() removes such endpoints.
+bool endpoint_dead(const endpoint_info &e) noexcept;
+
 } // namespace softcomch::transport

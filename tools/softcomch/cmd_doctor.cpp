@@ -9,7 +9,6 @@
 // doctor changes nothing: stale endpoints are reported, not removed.
 #include <doca_version.h>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
@@ -505,21 +504,8 @@ void check_endpoints(report &r, const std::string &fabric, const std::string &di
                      json::value &fabric_facts)
 {
     json::value eps = json::value::array();
-    std::vector<std::string> infos, socks, tmps;
-    if (DIR *d = ::opendir(dir.c_str())) {
-        while (const dirent *ent = ::readdir(d)) {
-            const std::string name = ent->d_name;
-            if (name.ends_with(".info"))
-                infos.push_back(name);
-            else if (name.ends_with(".sock"))
-                socks.push_back(name);
-            else if (name.find(".info.tmp.") != std::string::npos)
-                tmps.push_back(name);
-        }
-        ::closedir(d);
-    }
-    std::sort(infos.begin(), infos.end());
-    std::sort(socks.begin(), socks.end());
+    const transport::fabric_files files = transport::scan_fabric_dir(dir);
+    std::vector<std::string> socks = files.sockets; // those without an info file remain
     size_t live = 0, stale = 0;
     auto record = [&](const endpoint_fact &f) {
         json::value j = json::value::object();
@@ -532,7 +518,7 @@ void check_endpoints(report &r, const std::string &fabric, const std::string &di
         eps.push_back(std::move(j));
     };
 
-    for (const auto &name : infos) {
+    for (const auto &name : files.infos) {
         const std::string path = dir + "/" + name;
         transport::endpoint_info e;
         if (!transport::read_endpoint_info(path, e)) {
@@ -547,9 +533,7 @@ void check_endpoints(report &r, const std::string &fabric, const std::string &di
         endpoint_fact f{
             e.key.name,   e.pid,         false,         {},  e.key.bluefield, e.key.host_function,
             e.dpu_device, e.representor, e.socket_path, path};
-        struct stat st;
-        const bool have_socket = ::lstat(e.socket_path.c_str(), &st) == 0;
-        f.alive = pid_alive(e.pid) && have_socket;
+        f.alive = !transport::endpoint_dead(e);
         if (f.alive) {
             ++live;
             r.add(verdict::ok, "endpoint",
@@ -590,11 +574,8 @@ void check_endpoints(report &r, const std::string &fabric, const std::string &di
         }
         record(f);
     }
-    for (const auto &name : tmps) {
-        const size_t at = name.rfind('.');
-        const int pid = std::atoi(name.c_str() + at + 1);
-        if (pid_alive(pid))
-            continue;
+    for (const auto &name : files.dead_tmps) {
+        const int pid = std::atoi(name.c_str() + name.rfind('.') + 1);
         ++stale;
         r.add(verdict::warn, "endpoint",
               dir + "/" + name + ": temporary info file of a dead process (pid " +
