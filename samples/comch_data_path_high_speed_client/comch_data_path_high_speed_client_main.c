@@ -4,69 +4,22 @@
 // start over the control channel, sends --text to the server's consumer through a producer, then
 // receives the server's text through a consumer of its own and prints it. Flags, defaults and
 // the server name are those of NVIDIA's comch_data_path_high_speed_client sample.
-#include <stdlib.h>
-
-#include <doca_argp.h>
-#include <doca_error.h>
-#include <doca_log.h>
-
 #include "sample_args.h"
-#include "sample_common.h"
 
 #define SERVER_NAME "comch_data_path_sample_server"
 #define DEFAULT_PCI_ADDR "b1:00.0"
 #define DEFAULT_TEXT "Message from the client"
 
-DOCA_LOG_REGISTER(DATA_PATH_CLIENT::MAIN);
-
 // In comch_data_path_high_speed_client_sample.c.
 doca_error_t run_data_path_client(const char *server_name, const char *pci_addr, const char *text, uint32_t text_len);
 
+static doca_error_t run(const struct sample_comch_args *args)
+{
+	return run_data_path_client(SERVER_NAME, args->pci_addr, args->text, args->text_len);
+}
+
 int main(int argc, char **argv)
 {
-	struct sample_comch_args args;
-	int exit_status = EXIT_FAILURE;
-	doca_error_t result;
-
 	// The client has no representor; -r is accepted (and ignored) like in NVIDIA's sample.
-	result = sample_args_init(&args, DEFAULT_PCI_ADDR, NULL, DEFAULT_TEXT);
-	if (result != DOCA_SUCCESS)
-		goto out;
-
-	result = sample_logging_init();
-	if (result != DOCA_SUCCESS)
-		goto out;
-
-	DOCA_LOG_INFO("Starting the sample");
-
-	result = doca_argp_init(NULL, &args);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot set up the argument parser: %s", doca_error_get_descr(result));
-		goto out;
-	}
-	result = sample_args_register(SAMPLE_ARG_PCI | SAMPLE_ARG_REP | SAMPLE_ARG_TEXT);
-	if (result != DOCA_SUCCESS)
-		goto argp_done;
-	result = doca_argp_start(argc, argv);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot parse the command line: %s", doca_error_get_descr(result));
-		goto argp_done;
-	}
-
-	result = run_data_path_client(SERVER_NAME, args.pci_addr, args.text, args.text_len);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("The client did not complete: %s", doca_error_get_descr(result));
-		goto argp_done;
-	}
-	exit_status = EXIT_SUCCESS;
-
-argp_done:
-	doca_argp_destroy();
-out:
-	sample_args_release(&args);
-	if (exit_status == EXIT_SUCCESS)
-		DOCA_LOG_INFO("Sample finished successfully");
-	else
-		DOCA_LOG_INFO("Sample finished with errors");
-	return exit_status;
+	return sample_comch_main(argc, argv, DEFAULT_PCI_ADDR, NULL, DEFAULT_TEXT, "client", run);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sample_args.h"
+#include "sample_common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +137,58 @@ void sample_args_release(struct sample_comch_args *args)
 	free(args->text);
 	args->text = NULL;
 	args->text_len = 0;
+}
+
+int sample_comch_main(int argc,
+		      char **argv,
+		      const char *pci_addr,
+		      const char *rep_pci_addr,
+		      const char *text,
+		      const char *role,
+		      sample_run_fn run)
+{
+	struct sample_comch_args args;
+	int exit_status = EXIT_FAILURE;
+	doca_error_t result;
+
+	result = sample_args_init(&args, pci_addr, rep_pci_addr, text);
+	if (result != DOCA_SUCCESS)
+		goto out;
+
+	result = sample_logging_init();
+	if (result != DOCA_SUCCESS)
+		goto out;
+
+	DOCA_LOG_INFO("Starting the sample");
+
+	result = doca_argp_init(NULL, &args);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Cannot set up the argument parser: %s", doca_error_get_descr(result));
+		goto out;
+	}
+	result = sample_args_register(SAMPLE_ARG_PCI | SAMPLE_ARG_REP | SAMPLE_ARG_TEXT);
+	if (result != DOCA_SUCCESS)
+		goto argp_done;
+	result = doca_argp_start(argc, argv);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Cannot parse the command line: %s", doca_error_get_descr(result));
+		goto argp_done;
+	}
+
+	result = run(&args);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("The %s did not complete: %s", role, doca_error_get_descr(result));
+		goto argp_done;
+	}
+	exit_status = EXIT_SUCCESS;
+
+argp_done:
+	doca_argp_destroy();
+out:
+	sample_args_release(&args);
+	if (exit_status == EXIT_SUCCESS)
+		DOCA_LOG_INFO("Sample finished successfully");
+	else
+		DOCA_LOG_INFO("Sample finished with errors");
+	return exit_status;
 }

@@ -45,6 +45,21 @@ doca_error_t sample_args_register(unsigned int which);
 
 void sample_args_release(struct sample_comch_args *args);
 
+// What a sample does once its flags are parsed.
+typedef doca_error_t (*sample_run_fn)(const struct sample_comch_args *args);
+
+// The main() of the Comch samples, shaped like NVIDIA's: defaults (`rep_pci_addr` NULL for the
+// host side, whose -r is accepted and ignored as in NVIDIA's client samples), logging, the -p/-r/-t
+// flags, then `run`; it logs "Sample finished successfully" or "Sample finished with errors" and
+// returns the exit status. `role` ("client", "server") names the side in the error line.
+int sample_comch_main(int argc,
+		      char **argv,
+		      const char *pci_addr,
+		      const char *rep_pci_addr,
+		      const char *text,
+		      const char *role,
+		      sample_run_fn run);
+
 #ifdef __cplusplus
 }
 #endif
