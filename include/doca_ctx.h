@@ -68,9 +68,10 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx);
 /**
  * @brief Stops a context. Submitted work is drained or flushed through the error callbacks.
  * @param [in] ctx the context.
- * @return DOCA_SUCCESS when the context is IDLE on return; DOCA_ERROR_IN_PROGRESS when it
- * entered STOPPING and reaches IDLE during progress (once every task has been freed);
- * DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE if it is IDLE;
+ * @return DOCA_SUCCESS when the context is IDLE on return (nothing was in flight, or it was
+ * already IDLE); DOCA_ERROR_IN_PROGRESS when it entered STOPPING and reaches IDLE during progress,
+ * once every task in flight has completed or been flushed through its callback (tasks the program
+ * holds but has not freed do not delay it); DOCA_ERROR_INVALID_VALUE for NULL;
  * DOCA_ERROR_NOT_CONNECTED if it is not attached to a progress engine.
  */
 DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx);

@@ -92,7 +92,9 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe);
 
 /**
  * @brief Delivers pending completions and events and advances asynchronous state changes.
- * Callbacks run inside this call and must not call doca_pe_progress() themselves.
+ * Callbacks run inside this call and must not call doca_pe_progress() themselves. One thread at
+ * a time: a call made while another thread is inside this one does nothing, returns 0 and is
+ * logged (once per engine).
  * @return 1 if anything happened (a task completed, an event was delivered, a context changed
  * state), 0 otherwise (also for NULL).
  */
@@ -106,7 +108,9 @@ DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *p
 
 /**
  * @brief Acknowledges a notification; call it after waking and before progressing.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or a handle of another engine.
+ * @param [in] handle not used on Linux, where an engine has one handle (NVIDIA's own event loop
+ * passes 0); any value is accepted.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for a NULL engine.
  */
 DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle);
 
@@ -153,8 +157,10 @@ DOCA_STABLE doca_error_t doca_task_try_submit(struct doca_task *task);
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_try_submit(struct doca_task_batch *task_batch);
 
 /**
- * @brief Returns a task to its context's pool. The task must not be in flight (not submitted,
- * or its callback has run); freeing a task in flight is refused with a log line.
+ * @brief Returns a task to its context's pool. A task in flight (submitted, its callback not run
+ * yet) is given up instead: it finishes its work or is flushed by a stop, then returns to the
+ * pool without any callback; a control-path send still queued for ring space is withdrawn unsent.
+ * Freeing a task twice is logged and ignored.
  */
 DOCA_STABLE void doca_task_free(struct doca_task *task);
 

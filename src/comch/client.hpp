@@ -25,6 +25,10 @@ struct doca_comch_client final : softcomch::comch::comch_ctx {
 protected:
     doca_error_t do_start() override;
     void do_stop() override;
+    bool quiesce() override
+    {
+        return !connection_ || connection_->state_ == doca_comch_connection::state::closed;
+    }
 
 private:
     unsigned poll_connecting();

@@ -210,6 +210,22 @@ void comch_ctx::free_task(doca_task *t)
     send_pool_.release(static_cast<doca_comch_task_send *>(t));
 }
 
+void comch_ctx::abandon(doca_task *t) noexcept
+{
+    // A send still waiting for ring space is withdrawn: the program gave the task up, and with
+    // it the message it points to (DOCA ties the message's lifetime to the task's), so writing
+    // it later could read freed memory. A send already in the peer's ring (completion queued)
+    // is delivered; only its callback is skipped.
+    auto *task = static_cast<doca_comch_task_send *>(t);
+    if (t->state_ == softcomch::core::task_state::submitted && task->conn_ && task->conn_->pending_.remove(t)) {
+        SC_LOG_DBG("doca_task_free: a queued send was withdrawn before it reached the peer");
+        task_retired();
+        free_task(t);
+        return;
+    }
+    doca_ctx::abandon(t);
+}
+
 unsigned comch_ctx::flush_pending(doca_comch_connection *conn) noexcept
 {
     unsigned n = 0;

@@ -71,13 +71,13 @@ public:
     doca_error_t submit(doca_task *task) override;
     doca_error_t validate(const doca_task *task) const override;
     void free_task(doca_task *task) override;
+    void abandon(doca_task *task) noexcept override;
     void disarm() override;
 
     // Does `conn` belong to this context?
     virtual bool owns(const doca_comch_connection *conn) const noexcept = 0;
 
 protected:
-    uint32_t tasks_outstanding() const noexcept override { return send_pool_.in_use(); }
 
     // Registers a new connection's descriptors with the engine.
     doca_error_t register_connection(doca_comch_connection *conn);

@@ -192,6 +192,16 @@ void doca_comch_consumer::do_stop()
     announce_expired();
 }
 
+bool doca_comch_consumer::quiesce()
+{
+    // With no receive posted there is nothing to flush: the channel and the shared memory go
+    // now and the consumer is IDLE when doca_ctx_stop returns.
+    if (posted_ != 0)
+        return false;
+    release_transport();
+    return true;
+}
+
 void doca_comch_consumer::announce_expired() noexcept
 {
     if (expired_sent_ || !queue_.attached())
@@ -279,7 +289,9 @@ unsigned doca_comch_consumer::drain_completions()
             continue;
         }
         doca_error_t st = doca_error_t(c->status);
-        if (st == DOCA_SUCCESS) {
+        // An abandoned task's buffer may already be back in its inventory (the program freed
+        // both): the payload is in the memory, but the doca_buf is no longer the task's to touch.
+        if (st == DOCA_SUCCESS && !task->abandoned_) {
             task->buf_->set_data_len(c->len);
             task->producer_id_ = c->producer_id;
             task->imm_len_ = c->imm_len <= sizeof task->imm_ ? c->imm_len : 0;
@@ -307,7 +319,7 @@ void doca_comch_consumer::flush_posted(doca_error_t status)
     if (!peer_gone_.load(std::memory_order_acquire))
         return;
     // The peer is gone: buffers it had claimed will never be completed.
-    for (uint32_t i = 0; i < pool_.capacity() && posted_; ++i) {
+    for (uint32_t i = 0; i < pool_.constructed() && posted_; ++i) {
         doca_comch_consumer_task_post_recv *task = pool_.at(i);
         if (task->state_ == softcomch::core::task_state::submitted) {
             --posted_;

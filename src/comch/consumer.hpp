@@ -62,7 +62,7 @@ struct doca_comch_consumer final : doca_ctx {
 protected:
     doca_error_t do_start() override;
     void do_stop() override;
-    uint32_t tasks_outstanding() const noexcept override { return pool_.in_use(); }
+    bool quiesce() override;
 
 private:
     static void invoke(doca_task *t);

@@ -49,7 +49,8 @@ struct doca_comch_producer final : doca_ctx {
 protected:
     doca_error_t do_start() override;
     void do_stop() override {}
-    uint32_t tasks_outstanding() const noexcept override { return pool_.in_use(); }
+    // Sends complete at submit time: nothing but queued completions can remain.
+    bool quiesce() override { return true; }
 
 private:
     static void invoke(doca_task *t);

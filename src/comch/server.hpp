@@ -31,6 +31,7 @@ struct doca_comch_server final : softcomch::comch::comch_ctx {
 protected:
     doca_error_t do_start() override;
     void do_stop() override;
+    bool quiesce() override { return open_connections() == 0; }
 
 private:
     unsigned accept_new();

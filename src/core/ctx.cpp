@@ -77,8 +77,10 @@ doca_error_t doca_ctx::stop()
 {
     switch (state_) {
     case DOCA_CTX_STATE_IDLE:
-        SC_LOG_ERR("doca_ctx_stop: %s context is IDLE (never started or already stopped)", kind_name_);
-        return DOCA_ERROR_BAD_STATE;
+        // Nothing to do. NVIDIA's DMA samples stop from a completion callback and then again in
+        // main, treating any error as fatal: stopping an IDLE context is a success.
+        SC_LOG_DBG("doca_ctx_stop: %s context is already IDLE", kind_name_);
+        return DOCA_SUCCESS;
     case DOCA_CTX_STATE_STOPPING:
         return DOCA_ERROR_IN_PROGRESS;
     case DOCA_CTX_STATE_STARTING:
@@ -90,13 +92,22 @@ doca_error_t doca_ctx::stop()
         return DOCA_ERROR_NOT_CONNECTED;
     }
     set_state(DOCA_CTX_STATE_STOPPING);
-    // The state callback may have destroyed nothing (destroy is refused outside IDLE), so `this`
-    // is still valid here.
+    // The STOPPING callback cannot have destroyed the context (destroy is refused outside IDLE),
+    // so `this` is still valid here.
     do_stop();
-    if (state_ == DOCA_CTX_STATE_IDLE)
+    if (state_ == DOCA_CTX_STATE_STOPPING && inflight_ == 0 && quiesce()) {
+        // Nothing to wait for: IDLE inside the call (doca-api.md 4.1). The IDLE callback may
+        // destroy the context, so nothing of it is touched after set_state.
+        set_state(DOCA_CTX_STATE_IDLE);
         return DOCA_SUCCESS;
+    }
     pe_->request_service();
     return DOCA_ERROR_IN_PROGRESS;
+}
+
+void doca_ctx::abandon(doca_task *task) noexcept
+{
+    task->abandoned_ = true;
 }
 
 void doca_ctx::complete(doca_task *task, doca_error_t status) noexcept
@@ -110,7 +121,7 @@ bool doca_ctx::try_finish_stop()
 {
     if (state_ != DOCA_CTX_STATE_STOPPING)
         return state_ == DOCA_CTX_STATE_IDLE;
-    if (inflight_ != 0 || tasks_outstanding() != 0)
+    if (inflight_ != 0)
         return false;
     set_state(DOCA_CTX_STATE_IDLE);
     return true;

@@ -82,6 +82,11 @@ struct doca_ctx {
     virtual doca_error_t validate(const doca_task *) const { return DOCA_SUCCESS; }
     // Returns a task to its pool (doca_task_free). The task is not in flight.
     virtual void free_task(doca_task *task) = 0;
+    // doca_task_free on a task that is in flight. By default the task is marked abandoned: it
+    // finishes its work, then returns to its pool without a callback (doca_pe delivers it that
+    // way). A context overrides this where the work must not go on once the program gave the
+    // task up (a queued control-path send whose message the program may already have freed).
+    virtual void abandon(doca_task *task) noexcept;
     // Data path: deliver what arrived, advance asynchronous state changes. Returns work done.
     virtual unsigned poll() = 0;
     // Notification support (doca_pe_request_notification / clear_notification).
@@ -108,11 +113,15 @@ protected:
     // Stop hook, called in STARTING or RUNNING after the state became STOPPING. The context
     // drains or flushes its work and calls finish_stop() from poll (or from here) when done.
     virtual void do_stop() = 0;
-    // Called from poll once STOPPING and nothing is left: goes IDLE if every task was freed.
-    // Returns whether the context is now IDLE.
+    // Called by stop() right after do_stop(): true when the context has nothing left to drain,
+    // flush or tell its peer, so that it may go IDLE inside doca_ctx_stop (given that no task is
+    // in flight either). May release what the stop no longer needs. The default: work remains.
+    virtual bool quiesce() { return false; }
+    // Called from poll once STOPPING and nothing is left: goes IDLE once no task is in flight
+    // (completed or flushed through its callback; whether the program freed it does not
+    // matter). Returns whether the context is now IDLE; the IDLE callback may have destroyed
+    // the context, so the caller touches nothing of it afterwards.
     bool try_finish_stop();
-    // Number of tasks allocated from this context's pools and not yet freed.
-    virtual uint32_t tasks_outstanding() const noexcept = 0;
 
 private:
     const char *kind_name_;

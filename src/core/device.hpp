@@ -42,8 +42,8 @@ struct comch_caps {
     uint32_t max_name_len = 120; // including the terminating NUL
     uint32_t max_recv_queue_size = 8192;
     uint32_t default_recv_queue_size = 16;
-    uint32_t max_clients = 512;
-    uint32_t max_send_tasks = 8192;
+    uint32_t max_clients = 1024;
+    uint32_t max_send_tasks = 16384;
     uint32_t consumer_max_num_tasks = 8192;
     uint32_t consumer_max_buf_size = 1u << 30;
     uint32_t consumer_max_buf_list_len = 1;

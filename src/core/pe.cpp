@@ -32,7 +32,13 @@ constexpr unsigned k_completion_budget = 256;
 
 doca_pe::doca_pe() = default;
 
-doca_pe::~doca_pe() = default;
+doca_pe::~doca_pe()
+{
+    if (uint64_t n = concurrent_calls_.load(std::memory_order_relaxed); n > 1)
+        SC_LOG_ERR("doca_pe_destroy: this progress engine was progressed from two threads at once %lu times "
+                   "in all (logged once)",
+                   (unsigned long)n);
+}
 
 doca_error_t doca_pe::init()
 {
@@ -66,13 +72,24 @@ doca_error_t doca_pe::connect(doca_ctx *ctx)
         return DOCA_ERROR_BAD_STATE;
     }
     ctxs_.push_back(ctx);
+    ++live_ctxs_;
     ctx->attach(this);
     return DOCA_SUCCESS;
 }
 
 void doca_pe::disconnect(doca_ctx *ctx) noexcept
 {
-    ctxs_.erase(std::remove(ctxs_.begin(), ctxs_.end(), ctx), ctxs_.end());
+    auto it = std::find(ctxs_.begin(), ctxs_.end(), ctx);
+    if (it != ctxs_.end()) {
+        --live_ctxs_;
+        if (progress_owner_.load(std::memory_order_relaxed) != 0) {
+            // Destroyed from a callback inside progress: the poll loop indexes ctxs_.
+            *it = nullptr;
+            ctxs_holes_ = true;
+        } else {
+            ctxs_.erase(it);
+        }
+    }
     ctx->detach();
 }
 
@@ -100,8 +117,14 @@ unsigned doca_pe::deliver_completions(unsigned budget)
         doca_task *t = completions_.pop_front();
         if (!t)
             break;
+        doca_ctx *ctx = t->ctx_;
+        ctx->task_retired();
+        if (t->abandoned_) {
+            // Freed by the program while in flight: back to its pool, no callback.
+            ctx->free_task(t);
+            continue;
+        }
         // The program owns the task again from here: it may free, resubmit or keep it.
-        t->ctx_->task_retired();
         t->state_ = softcomch::core::task_state::allocated;
         t->invoke_(t);
         ++n;
@@ -126,14 +149,33 @@ void doca_pe::service_fds()
     }
 }
 
+namespace {
+// An address that identifies the calling thread for as long as it lives.
+uintptr_t thread_identity() noexcept
+{
+    static thread_local char anchor __attribute__((tls_model("initial-exec")));
+    return reinterpret_cast<uintptr_t>(&anchor);
+}
+} // namespace
+
 uint8_t doca_pe::progress()
 {
-    if (in_progress_) {
-        SC_LOG_ERR("doca_pe_progress: called from inside a callback of the same progress engine; "
-                   "callbacks must not progress");
+    const uintptr_t me = thread_identity();
+    uintptr_t owner = 0;
+    // A0: pairs with R0 below, so one thread's progress happens-before the next thread's when a
+    // program hands an engine from thread to thread (legitimate, if unusual).
+    if (!progress_owner_.compare_exchange_strong(owner, me, std::memory_order_acquire,
+                                                 std::memory_order_relaxed)) [[unlikely]] {
+        if (owner == me) {
+            SC_LOG_ERR("doca_pe_progress: called from inside a callback of the same progress engine; "
+                       "callbacks must not progress");
+        } else if (concurrent_calls_.fetch_add(1, std::memory_order_relaxed) == 0) {
+            SC_LOG_ERR("doca_pe_progress: this progress engine is being progressed by another thread right now; "
+                       "a progress engine and its contexts belong to one thread at a time (this call did nothing; "
+                       "logged once)");
+        }
         return 0;
     }
-    in_progress_ = true;
     unsigned work = deliver_completions(k_completion_budget);
 
     // Slow path: at most once per service interval unless something asked for it. The coarse
@@ -149,10 +191,16 @@ uint8_t doca_pe::progress()
     // Fast path. Index loop: a callback may connect a new context (never remove one: contexts
     // leave the engine only when destroyed, which is refused unless IDLE and not in progress).
     for (size_t i = 0; i < ctxs_.size(); ++i)
-        work += ctxs_[i]->poll();
+        if (doca_ctx *ctx = ctxs_[i])
+            work += ctx->poll();
 
     work += deliver_completions(k_completion_budget);
-    in_progress_ = false;
+    if (ctxs_holes_) {
+        ctxs_.erase(std::remove(ctxs_.begin(), ctxs_.end(), nullptr), ctxs_.end());
+        ctxs_holes_ = false;
+    }
+    // R0: pairs with A0 of the next progress call, on whichever thread.
+    progress_owner_.store(0, std::memory_order_release);
     return work != 0 ? 1 : 0;
 }
 
@@ -161,6 +209,8 @@ doca_error_t doca_pe::request_notification()
     bool busy = !completions_.empty();
     uint64_t timeout_ns = 0;
     for (doca_ctx *ctx : ctxs_) {
+        if (!ctx)
+            continue;
         softcomch::core::arm_result r = ctx->try_arm();
         busy = busy || r.busy;
         if (r.timeout_ns && (timeout_ns == 0 || r.timeout_ns < timeout_ns))
@@ -189,7 +239,8 @@ doca_error_t doca_pe::request_notification()
 doca_error_t doca_pe::clear_notification()
 {
     for (doca_ctx *ctx : ctxs_)
-        ctx->disarm();
+        if (ctx)
+            ctx->disarm();
     // The next progress runs the slow path, which drains the descriptors that fired.
     force_service_ = true;
     return DOCA_SUCCESS;
@@ -199,6 +250,7 @@ size_t doca_pe::inflight() const noexcept
 {
     size_t n = 0;
     for (const doca_ctx *ctx : ctxs_)
-        n += ctx->inflight();
+        if (ctx)
+            n += ctx->inflight();
     return n;
 }

@@ -16,6 +16,7 @@
 #include <doca_error.h>
 #include <doca_types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -52,7 +53,7 @@ struct doca_pe {
 
     doca_error_t connect(doca_ctx *ctx);
     void disconnect(doca_ctx *ctx) noexcept; // by a context's destructor
-    bool has_contexts() const noexcept { return !ctxs_.empty(); }
+    bool has_contexts() const noexcept { return live_ctxs_ != 0; }
 
     uint8_t progress();
 
@@ -60,6 +61,8 @@ struct doca_pe {
     doca_error_t request_notification();
     doca_error_t clear_notification();
     size_t inflight() const noexcept;
+    // How often progress() found another thread inside it (diagnostics, tests).
+    uint64_t concurrent_calls() const noexcept { return concurrent_calls_.load(std::memory_order_relaxed); }
 
     // For contexts: queue a task for its callback.
     void enqueue_completion(doca_task *task) noexcept { completions_.push_back(task); }
@@ -88,12 +91,21 @@ private:
     unsigned deliver_completions(unsigned budget);
     void service_fds();
 
+    // Contexts in connection order. A context destroyed from a callback inside progress leaves
+    // a nullptr behind, removed once the poll loop is done (the loop indexes this vector).
     std::vector<doca_ctx *> ctxs_;
+    size_t live_ctxs_ = 0;
+    bool ctxs_holes_ = false;
     softcomch::intrusive_fifo<doca_task> completions_;
     softcomch::unique_fd epoll_fd_;
     softcomch::unique_fd wake_fd_;  // eventfd: readable when armed with work pending
     softcomch::unique_fd timer_fd_; // timerfd: contexts' retry timeouts
     uint64_t next_service_ns_ = 0;
     bool force_service_ = true;
-    bool in_progress_ = false;
+    // The thread inside progress() (an address unique to each live thread), 0 when none. Set
+    // and cleared with atomics so that two threads progressing one engine is detected, by
+    // thread identity, without a data race; the same thread seen again means a callback called
+    // progress.
+    std::atomic<uintptr_t> progress_owner_{0};
+    std::atomic<uint64_t> concurrent_calls_{0};
 };

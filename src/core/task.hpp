@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The task base and a fixed-size task pool. A context preallocates its tasks when it is
-// configured (the *_set_conf calls), so allocation on the data path is a free-list pop.
+// The task base and a fixed-size task pool. A context reserves its tasks when it is configured
+// (the *_set_conf calls), so allocation on the data path is a free-list pop or, the first time a
+// slot is used, a placement new into memory reserved then: a pool of 16384 tasks costs resident
+// memory only for the tasks the program actually holds at once.
 #pragma once
 
 #include <doca_error.h>
@@ -36,6 +38,10 @@ struct doca_task {
     union doca_data user_data_ {};
     doca_error_t status_ = DOCA_SUCCESS;
     softcomch::core::task_state state_ = softcomch::core::task_state::free;
+    // The program freed the task while it was in flight (doca_task_free returns void and
+    // NVIDIA's code frees posted receives before stopping). It stays with the library until
+    // its work ends, then goes back to its pool without a callback (docs/design.md).
+    bool abandoned_ = false;
     // Calls the typed completion or error callback (chosen by status_). Set by the pool.
     void (*invoke_)(doca_task *) = nullptr;
     doca_task *next_ = nullptr; // link for the intrusive queues (free list, completions, ...)
@@ -50,23 +56,21 @@ public:
     task_pool(const task_pool &) = delete;
     task_pool &operator=(const task_pool &) = delete;
 
-    // (Re)creates the pool. Only while no task is allocated (the context is IDLE).
+    // (Re)creates the pool. Only while the context is IDLE; tasks of the old pool the program
+    // still holds become invalid (as after a destroy).
     template <typename Owner> void configure(Owner *owner, uint32_t count, void (*invoke)(doca_task *))
     {
         storage_.reset();
         free_ = nullptr;
         capacity_ = 0;
+        constructed_ = 0;
         in_use_ = 0;
         if (count == 0)
             return;
-        // Raw storage + placement new: T is neither copyable nor movable.
+        // Raw storage, constructed slot by slot on first use (T is neither copyable nor movable).
         storage_.reset(static_cast<T *>(::operator new[](sizeof(T) * count, std::align_val_t(alignof(T)))));
-        for (uint32_t i = 0; i < count; ++i) {
-            T *t = new (&storage_.get()[i]) T(owner);
-            t->invoke_ = invoke;
-            t->next_ = free_;
-            free_ = t;
-        }
+        owner_ = static_cast<doca_ctx *>(owner);
+        invoke_ = invoke;
         capacity_ = count;
     }
 
@@ -74,10 +78,17 @@ public:
 
     T *alloc() noexcept
     {
-        if (!free_)
+        T *t;
+        if (free_) {
+            t = static_cast<T *>(free_);
+            free_ = t->next_;
+        } else if (constructed_ < capacity_) {
+            t = new (&storage_.get()[constructed_]) T(owner_); // T's constructor is noexcept
+            t->invoke_ = invoke_;
+            ++constructed_;
+        } else {
             return nullptr;
-        T *t = static_cast<T *>(free_);
-        free_ = t->next_;
+        }
         t->next_ = nullptr;
         t->state_ = task_state::allocated;
         t->status_ = DOCA_SUCCESS;
@@ -89,6 +100,7 @@ public:
     void release(T *t) noexcept
     {
         t->state_ = task_state::free;
+        t->abandoned_ = false;
         t->next_ = free_;
         free_ = t;
         --in_use_;
@@ -98,21 +110,24 @@ public:
     {
         auto *base = reinterpret_cast<const unsigned char *>(storage_.get());
         auto *p = reinterpret_cast<const unsigned char *>(t);
-        return storage_ && p >= base && p < base + sizeof(T) * capacity_ &&
+        return storage_ && p >= base && p < base + sizeof(T) * constructed_ &&
                (p - base) % sizeof(T) == 0;
     }
 
     // Position of a task of this pool (0..capacity-1), and back: lets a task be named by index
-    // in shared memory.
+    // in shared memory. at() answers nullptr for a slot never used (so for any index a peer
+    // could name that no task of ours ever had).
     uint32_t index_of(const T *t) const noexcept { return uint32_t(t - storage_.get()); }
-    T *at(uint32_t i) const noexcept { return i < capacity_ ? &storage_.get()[i] : nullptr; }
+    T *at(uint32_t i) const noexcept { return i < constructed_ ? &storage_.get()[i] : nullptr; }
+    // Slots constructed so far: every index below this one names a task (free or not).
+    uint32_t constructed() const noexcept { return constructed_; }
 
     uint32_t capacity() const noexcept { return capacity_; }
     uint32_t in_use() const noexcept { return in_use_; }
 
 private:
     struct destroyer {
-        uint32_t *count;
+        uint32_t *count; // constructed slots
         void operator()(T *p) const noexcept
         {
             for (uint32_t i = 0; i < *count; ++i)
@@ -120,9 +135,12 @@ private:
             ::operator delete[](p, std::align_val_t(alignof(T)));
         }
     };
-    std::unique_ptr<T, destroyer> storage_{nullptr, destroyer{&capacity_}};
+    std::unique_ptr<T, destroyer> storage_{nullptr, destroyer{&constructed_}};
     doca_task *free_ = nullptr;
+    doca_ctx *owner_ = nullptr;
+    void (*invoke_)(doca_task *) = nullptr;
     uint32_t capacity_ = 0;
+    uint32_t constructed_ = 0; // slots [0, constructed_) hold tasks
     uint32_t in_use_ = 0;
 };
 

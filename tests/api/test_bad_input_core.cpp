@@ -620,8 +620,8 @@ TEST_F(CtxBadInput, WrongStates)
         EXPECT_EQ(doca_pe_connect_ctx(s.pe, s.ctx), DOCA_SUCCESS); // so that the destructor can clean up
     }
     server_ctx s("ctx-states");
-    // Stop while IDLE.
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_ctx_stop, s.ctx);
+    // Stop while IDLE: nothing to do, a success (NVIDIA's DMA samples stop twice).
+    EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_SUCCESS);
     ASSERT_EQ(doca_ctx_start(s.ctx), DOCA_SUCCESS);
     ASSERT_EQ(s.state(), DOCA_CTX_STATE_RUNNING);
     // Start while RUNNING; IDLE-only setters while RUNNING.
@@ -640,14 +640,11 @@ TEST_F(CtxBadInput, WrongStates)
     EXPECT_EQ(doca_pe_destroy(other), DOCA_SUCCESS);
     // Destroying the engine of a running context.
     EXPECT_REFUSED(DOCA_ERROR_IN_USE, doca_pe_destroy, s.pe);
-    // Stop: asynchronous (docs/design.md), then STOPPING answers IN_PROGRESS again.
-    EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_ERROR_IN_PROGRESS);
-    if (s.state() == DOCA_CTX_STATE_STOPPING) {
-        EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_ERROR_IN_PROGRESS);
-    }
-    s.stop();
+    // Stop of a server with no connection: nothing to drain, IDLE inside the call
+    // (doca-api.md 4.1); stopping again is a success too.
+    EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_SUCCESS);
     EXPECT_EQ(s.state(), DOCA_CTX_STATE_IDLE);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_ctx_stop, s.ctx);
+    EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_SUCCESS);
 }
 
 // =============================================================================================
@@ -680,9 +677,14 @@ TEST_F(PeBadInput, EngineFunctions)
     ASSERT_EQ(doca_pe_get_notification_handle(other, &theirs), DOCA_SUCCESS);
     EXPECT_GE(mine, 0);
     EXPECT_NE(mine, theirs);
-    // A handle of another engine, or no handle at all.
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_clear_notification, pe, theirs);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_clear_notification, pe, doca_event_invalid_handle);
+    // The handle argument is not checked: NVIDIA's pe_event sample passes 0. Whatever it is,
+    // the call clears this engine's notification, with no log line.
+    for (doca_notification_handle_t h2 : {doca_notification_handle_t(0), theirs, doca_event_invalid_handle}) {
+        EXPECT_EQ(doca_pe_request_notification(pe), DOCA_SUCCESS);
+        size_t mark = sdk_log::mark();
+        EXPECT_EQ(doca_pe_clear_notification(pe, h2), DOCA_SUCCESS);
+        EXPECT_EQ(sdk_log::errors_since(mark), 0u);
+    }
     EXPECT_EQ(doca_pe_request_notification(pe), DOCA_SUCCESS);
     EXPECT_EQ(doca_pe_clear_notification(pe, mine), DOCA_SUCCESS);
     // Unknown event modes: doca_pe_event_mode has no unknown value C++ may form (its value range

@@ -69,6 +69,20 @@ inline bool named_since(size_t m, const std::string &fn)
     return false;
 }
 
+// Lines at ERROR, CRITICAL or WARNING level since mark `m`.
+inline size_t errors_since(size_t m)
+{
+    std::lock_guard<std::mutex> g(mu);
+    size_t n = 0;
+    for (size_t i = m; i < lines.size(); ++i)
+        for (const char *lvl : {"[ERR]", "[CRIT]", "[WRN]"})
+            if (lines[i].find(lvl) != std::string::npos) {
+                ++n;
+                break;
+            }
+    return n;
+}
+
 inline std::string since(size_t m)
 {
     std::lock_guard<std::mutex> g(mu);

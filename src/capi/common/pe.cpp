@@ -107,10 +107,9 @@ doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_ha
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_PE(pe);
-        if (handle != pe->notification_fd())
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                      "doca_pe_clear_notification: handle %d is not this engine's handle (%d)", handle,
-                      pe->notification_fd());
+        // The handle is not checked: NVIDIA's own event loop (samples/doca_common/pe_event)
+        // passes 0, and on Linux the engine has one handle, so there is nothing to choose.
+        (void)handle;
         return pe->clear_notification();
     });
 }
@@ -164,17 +163,24 @@ void doca_task_free(struct doca_task *task)
 {
     guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_TASK(task);
+        if (task->abandoned_ || task->state_ == softcomch::core::task_state::free)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_free: the task is already free");
         switch (task->state_) {
         case softcomch::core::task_state::allocated:
+            task->ctx_->free_task(task);
             break;
-        case softcomch::core::task_state::free:
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_free: the task is already free");
         case softcomch::core::task_state::submitted:
         case softcomch::core::task_state::completed:
-            SC_REFUSE(DOCA_ERROR_IN_USE,
-                      "doca_task_free: the task is in flight; free it in its completion callback");
+            // In flight: DOCA's doca_task_free returns void and NVIDIA's own code frees posted
+            // receives before stopping (applications/secure_channel). The task finishes, or is
+            // flushed by the stop, and then returns to its pool without a callback.
+            SC_LOG_DBG("doca_task_free: the task is in flight; it returns to its pool when its work ends, "
+                       "without a callback");
+            task->ctx_->abandon(task);
+            break;
+        case softcomch::core::task_state::free:
+            break;
         }
-        task->ctx_->free_task(task);
         return DOCA_SUCCESS;
     });
 }

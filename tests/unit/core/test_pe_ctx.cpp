@@ -6,6 +6,9 @@
 
 #include <sys/epoll.h>
 
+#include <atomic>
+#include <functional>
+#include <thread>
 #include <vector>
 
 #include "core/ctx.hpp"
@@ -77,7 +80,7 @@ struct test_ctx final : doca_ctx {
 protected:
     doca_error_t do_start() override { return async_start ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS; }
     void do_stop() override {}
-    uint32_t tasks_outstanding() const noexcept override { return pool.in_use(); }
+    bool quiesce() override { return queue.empty(); }
 };
 
 struct transition {
@@ -139,6 +142,9 @@ TEST_F(PeCtx, SynchronousStartAndAsynchronousStop)
     EXPECT_EQ(ctx.start(), DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(ctx.require_idle("test"), DOCA_ERROR_BAD_STATE);
 
+    // A task in flight: the stop has something to wait for.
+    ctx.on_complete = [&](test_task *t) { ctx.free_task(t); };
+    ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
     ASSERT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS);
     EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_STOPPING);
     EXPECT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS); // idempotent while stopping
@@ -146,7 +152,86 @@ TEST_F(PeCtx, SynchronousStartAndAsynchronousStop)
     EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
     ASSERT_EQ(transitions.size(), 3u);
     EXPECT_EQ(transitions[2].next, DOCA_CTX_STATE_IDLE);
-    EXPECT_EQ(ctx.stop(), DOCA_ERROR_BAD_STATE);
+    // Stopping an IDLE context succeeds and changes nothing (NVIDIA's DMA samples rely on it).
+    EXPECT_EQ(ctx.stop(), DOCA_SUCCESS);
+    EXPECT_EQ(transitions.size(), 3u);
+}
+
+TEST_F(PeCtx, StopWithNothingInFlightIsIdleWhenItReturns)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    test_task *held = ctx.pool.alloc(); // allocated, never submitted: does not hold the stop
+    ASSERT_NE(held, nullptr);
+    ASSERT_EQ(ctx.stop(), DOCA_SUCCESS);
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
+    ASSERT_EQ(transitions.size(), 3u);
+    EXPECT_EQ(transitions[1].next, DOCA_CTX_STATE_STOPPING);
+    EXPECT_EQ(transitions[2].next, DOCA_CTX_STATE_IDLE);
+    ctx.free_task(held); // still the program's to free after IDLE
+    EXPECT_EQ(ctx.pool.in_use(), 0u);
+}
+
+// The IDLE callback destroys the context, both when it runs inside doca_ctx_stop and inside
+// progress. Under ASan a read of the freed context after the callback is reported.
+std::function<void(doca_ctx *)> destroy_on_idle;
+void destroying_cb(const union doca_data, doca_ctx *ctx, doca_ctx_states, doca_ctx_states next)
+{
+    if (next == DOCA_CTX_STATE_IDLE && destroy_on_idle)
+        destroy_on_idle(ctx);
+}
+
+TEST(PeCtxDestroy, IdleCallbackMayDestroyTheContextInsideStop)
+{
+    doca_pe pe;
+    ASSERT_EQ(pe.init(), DOCA_SUCCESS);
+    auto *c = new test_ctx();
+    ASSERT_EQ(pe.connect(c), DOCA_SUCCESS);
+    ASSERT_EQ(c->start(), DOCA_SUCCESS);
+    bool destroyed = false;
+    destroy_on_idle = [&](doca_ctx *ctx) {
+        delete static_cast<test_ctx *>(ctx);
+        destroyed = true;
+    };
+    c->set_state_changed_cb(destroying_cb);
+    EXPECT_EQ(c->stop(), DOCA_SUCCESS);
+    EXPECT_TRUE(destroyed);
+    EXPECT_FALSE(pe.has_contexts());
+    destroy_on_idle = nullptr;
+}
+
+TEST(PeCtxDestroy, IdleCallbackMayDestroyTheContextInsideProgress)
+{
+    doca_pe pe;
+    ASSERT_EQ(pe.init(), DOCA_SUCCESS);
+    auto *a = new test_ctx();
+    test_ctx b; // connected after `a`: still polled in the round that destroys `a`
+    ASSERT_EQ(pe.connect(a), DOCA_SUCCESS);
+    ASSERT_EQ(pe.connect(&b), DOCA_SUCCESS);
+    a->pool.configure(a, 1, &test_ctx::invoke);
+    b.pool.configure(&b, 1, &test_ctx::invoke);
+    ASSERT_EQ(a->start(), DOCA_SUCCESS);
+    ASSERT_EQ(b.start(), DOCA_SUCCESS);
+    a->on_complete = [&](test_task *t) { a->free_task(t); };
+    ASSERT_EQ(a->submit(a->pool.alloc()), DOCA_SUCCESS);
+    bool destroyed = false;
+    destroy_on_idle = [&](doca_ctx *ctx) {
+        delete static_cast<test_ctx *>(ctx);
+        destroyed = true;
+    };
+    a->set_state_changed_cb(destroying_cb);
+    ASSERT_EQ(a->stop(), DOCA_ERROR_IN_PROGRESS);
+    ASSERT_EQ(b.submit(b.pool.alloc()), DOCA_SUCCESS);
+    for (int i = 0; i < 10 && !destroyed; ++i)
+        pe.progress();
+    EXPECT_TRUE(destroyed);
+    EXPECT_TRUE(pe.has_contexts()); // b
+    for (int i = 0; i < 10 && b.completed.empty(); ++i)
+        pe.progress();
+    EXPECT_EQ(b.completed.size(), 1u);
+    destroy_on_idle = nullptr;
+    b.free_task(b.pool.at(0));
+    pe.disconnect(&b);
 }
 
 TEST_F(PeCtx, AsynchronousStartReachesRunningThroughProgress)
@@ -208,7 +293,7 @@ TEST_F(PeCtx, CompletionsInOrderAndCallbacksMayResubmitAndFree)
     EXPECT_EQ(ctx.pool.in_use(), 0u);
 }
 
-TEST_F(PeCtx, StopWaitsUntilEveryTaskIsFreed)
+TEST_F(PeCtx, StopReachesIdleOnceTasksAreFlushedWhetherFreedOrNot)
 {
     ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
     ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
@@ -220,10 +305,33 @@ TEST_F(PeCtx, StopWaitsUntilEveryTaskIsFreed)
     drain();
     ASSERT_EQ(ctx.statuses.size(), 1u);
     EXPECT_EQ(ctx.statuses[0], DOCA_ERROR_SHUTDOWN); // flushed through the error path
-    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_STOPPING); // the task is still held by the program
+    EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);     // the program still holds the task
+    EXPECT_EQ(ctx.pool.in_use(), 1u);
     ctx.free_task(kept[0]);
+    EXPECT_EQ(ctx.pool.in_use(), 0u);
+}
+
+TEST_F(PeCtx, TaskFreedInFlightReturnsToItsPoolWithoutACallback)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    ctx.on_complete = [&](test_task *t) { ctx.free_task(t); };
+    test_task *a = ctx.pool.alloc();
+    test_task *b = ctx.pool.alloc();
+    a->payload = 1;
+    b->payload = 2;
+    ASSERT_EQ(ctx.submit(a), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.submit(b), DOCA_SUCCESS);
+    ctx.abandon(a); // what doca_task_free does on a task in flight (secure_channel's teardown)
+    EXPECT_EQ(ctx.pool.in_use(), 2u); // still the library's until its work ends
+    EXPECT_EQ(ctx.pool.alloc() != a, true);
+    ASSERT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS);
     drain();
     EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
+    EXPECT_EQ((std::vector<int>{2}), ctx.completed); // a: no callback, b: flushed once
+    EXPECT_EQ(ctx.pool.in_use(), 1u);                 // the one alloc() above
+    EXPECT_EQ(a->state_, softcomch::core::task_state::free);
+    EXPECT_FALSE(a->abandoned_);
 }
 
 TEST_F(PeCtx, ProgressFromInsideACallbackIsRefused)
@@ -238,6 +346,34 @@ TEST_F(PeCtx, ProgressFromInsideACallbackIsRefused)
     ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
     drain();
     EXPECT_EQ(nested, 0);
+}
+
+TEST_F(PeCtx, ProgressFromTwoThreadsAtOnceIsDetected)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    std::atomic<int> phase{0};
+    uint8_t other_result = 42;
+    ctx.on_complete = [&](test_task *t) {
+        // Inside progress on the main thread: another thread progresses the same engine now.
+        std::thread other([&] { other_result = pe.progress(); });
+        other.join();
+        std::thread again([&] { pe.progress(); });
+        again.join();
+        phase = 1;
+        ctx.free_task(t);
+    };
+    ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
+    drain();
+    EXPECT_EQ(phase.load(), 1);
+    EXPECT_EQ(other_result, 0);
+    EXPECT_EQ(pe.concurrent_calls(), 2u); // counted each time, logged once
+    // Handing the engine to another thread between calls is fine.
+    uint8_t handed = 42;
+    std::thread later([&] { handed = pe.progress(); });
+    later.join();
+    EXPECT_EQ(handed, 0);
+    EXPECT_EQ(pe.concurrent_calls(), 2u);
 }
 
 TEST_F(PeCtx, NotificationHandleIsReadableWhenWorkIsPending)

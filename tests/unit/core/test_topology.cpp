@@ -253,7 +253,7 @@ TEST(TopologyFile, DocumentationExample)
     EXPECT_EQ(bf0.caps_.max_clients, 64u);
     EXPECT_EQ(bf0.caps_.default_recv_queue_size, 32u);
     EXPECT_EQ(bf0.caps_.max_msg_size, 4080u);
-    EXPECT_EQ(bf0.caps_.max_send_tasks, 8192u); // not overridden
+    EXPECT_EQ(bf0.caps_.max_send_tasks, 16384u); // not overridden
     EXPECT_EQ(bf0.privilege_.rule_, privilege_policy::rule::group);
     EXPECT_EQ(bf0.privilege_.group_, "doca");
     EXPECT_EQ(bf0.privilege_.origin_, "t.json");
