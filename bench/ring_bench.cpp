@@ -91,7 +91,7 @@ percentiles ring_rtt(size_t payload, size_t iters, size_t warmup)
             _exit(2);
         uint8_t buf[4080];
         for (size_t i = 0; i < total; ++i) {
-            const slot_view *v;
+            const record_view *v;
             while ((v = in.peek()) == nullptr)
                 spin_pause(single);
             const uint32_t len = v->len;
@@ -126,7 +126,7 @@ percentiles ring_rtt(size_t payload, size_t iters, size_t warmup)
             spin_pause(single);
         std::memcpy(p, buf, payload);
         (void)out.commit(1, uint32_t(payload));
-        const slot_view *v;
+        const record_view *v;
         while ((v = in.peek()) == nullptr)
             spin_pause(single);
         std::memcpy(buf, v->data, v->len);
@@ -199,7 +199,7 @@ double ring_tput(uint32_t queue, uint32_t max_payload, uint64_t count, uint32_t 
     uint8_t buf[k_len];
     uint64_t got = 0, t0 = 0;
     while (got < count) {
-        const slot_view *v = in.peek();
+        const record_view *v = in.peek();
         if (v == nullptr) {
             spin_pause(single);
             continue;

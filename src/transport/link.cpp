@@ -133,7 +133,7 @@ doca_error_t pending_link::accept(const link_params &mine, const hello_info &hel
     m.s2c_capacity = sp.rings[shm::s2c].capacity;
     m.c2s_limit = sp.rings[shm::c2s].limit;
     m.s2c_limit = sp.rings[shm::s2c].limit;
-    m.slot_size = sp.rings[shm::c2s].slot_size;
+    m.max_record = sp.rings[shm::c2s].max_record;
     m.segment_size = l->segment_.size();
     uint8_t buf[wire::k_max_message_size];
     size_t len = 0;

@@ -30,14 +30,14 @@ struct link_params {
     uint32_t recv_queue_size = 0; // messages this side can have waiting in its receive ring
 };
 
-// Message types carried in ring slots. Values are part of the shared-memory protocol.
+// Message types carried in ring records. Values are part of the shared-memory protocol.
 enum class msg_type : uint16_t {
     data = 1,       // a control-path message of the program
     disconnect = 2, // the sender closes the connection; nothing follows
 };
 
-// A received message: payload pointer (into the shared ring slot), length, type.
-using message_view = shm::slot_view;
+// A received message: payload pointer (into the shared ring record), length, type.
+using message_view = shm::record_view;
 
 class link {
 public:

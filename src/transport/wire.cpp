@@ -41,7 +41,7 @@ constexpr size_t k_acc_c2s_cap = 32;
 constexpr size_t k_acc_s2c_cap = 36;
 constexpr size_t k_acc_c2s_limit = 40;
 constexpr size_t k_acc_s2c_limit = 44;
-constexpr size_t k_acc_slot = 48;
+constexpr size_t k_acc_record = 48;
 constexpr size_t k_acc_reserved1 = 52;
 constexpr size_t k_acc_seg_size = 56;
 constexpr size_t k_accept_size = 64;
@@ -186,11 +186,13 @@ bool valid_hello(const hello_msg &m) noexcept
 
 bool valid_accept(const accept_msg &m) noexcept
 {
-    return m.proto_version >= 1 && m.max_msg_size > 0 && is_pow2(m.c2s_capacity) &&
-           is_pow2(m.s2c_capacity) && m.c2s_limit >= 1 && m.c2s_limit <= m.c2s_capacity &&
-           m.s2c_limit >= 1 && m.s2c_limit <= m.s2c_capacity && m.slot_size % 64 == 0 &&
-           uint64_t(m.slot_size) >= 16 + uint64_t(m.max_msg_size) && m.segment_size != 0 &&
-           m.segment_size % 4096 == 0;
+    // Ring shapes follow shm::ring_layout::valid() (layout 2): byte capacities that are powers
+    // of two and hold two maximal records; the rings themselves are validated again at attach.
+    return m.proto_version >= 1 && m.max_msg_size > 0 && m.max_record % 64 == 0 &&
+           uint64_t(m.max_record) >= 16 + uint64_t(m.max_msg_size) && is_pow2(m.c2s_capacity) &&
+           is_pow2(m.s2c_capacity) && uint64_t(m.c2s_capacity) >= 2 * uint64_t(m.max_record) &&
+           uint64_t(m.s2c_capacity) >= 2 * uint64_t(m.max_record) && m.c2s_limit >= 1 && m.s2c_limit >= 1 &&
+           m.segment_size != 0 && m.segment_size % 4096 == 0;
 }
 
 // Reason codes: the DOCA error values this version knows (DOCA_ERROR_UNKNOWN..DOCA_ERROR_SKIPPED).
@@ -291,7 +293,7 @@ doca_error_t encode(const accept_msg &m, uint8_t *buf, size_t cap, size_t *len) 
     put32(buf + k_acc_s2c_cap, m.s2c_capacity);
     put32(buf + k_acc_c2s_limit, m.c2s_limit);
     put32(buf + k_acc_s2c_limit, m.s2c_limit);
-    put32(buf + k_acc_slot, m.slot_size);
+    put32(buf + k_acc_record, m.max_record);
     put64(buf + k_acc_seg_size, m.segment_size);
     *len = k_accept_size;
     return DOCA_SUCCESS;
@@ -454,7 +456,7 @@ doca_error_t decode(const uint8_t *buf, size_t len, accept_msg *out) noexcept
     m.s2c_capacity = get32(buf + k_acc_s2c_cap);
     m.c2s_limit = get32(buf + k_acc_c2s_limit);
     m.s2c_limit = get32(buf + k_acc_s2c_limit);
-    m.slot_size = get32(buf + k_acc_slot);
+    m.max_record = get32(buf + k_acc_record);
     m.segment_size = get64(buf + k_acc_seg_size);
     if (!valid_accept(m))
         return DOCA_ERROR_INVALID_VALUE;

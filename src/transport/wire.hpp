@@ -41,7 +41,8 @@ namespace softcomch::transport::wire {
 inline constexpr uint32_t k_magic = 0x4d574353u; // "SCWM"
 inline constexpr uint16_t k_wire_version = 1;
 // The SoftComch connection protocol spoken on top (negotiated by HELLO/ACCEPT).
-inline constexpr uint16_t k_protocol_version = 1;
+// 2: rings of variable-size records (shm layout 2), ACCEPT's capacities in bytes.
+inline constexpr uint16_t k_protocol_version = 2;
 inline constexpr size_t k_header_size = 16;
 // Every message of this version fits; use as the receive buffer size.
 inline constexpr size_t k_max_message_size = 512;
@@ -87,11 +88,12 @@ struct accept_msg {
     uint16_t proto_version = k_protocol_version; // chosen version, >= 1
     uint32_t max_msg_size = 0;                   // negotiated, > 0
     uint64_t connection_id = 0;                  // server-chosen, unique per server
-    uint32_t c2s_capacity = 0;                   // ring client->server: power of two
-    uint32_t s2c_capacity = 0;                   // ring server->client: power of two
-    uint32_t c2s_limit = 0;                      // in-flight bound, 1..c2s_capacity
-    uint32_t s2c_limit = 0;                      // in-flight bound, 1..s2c_capacity
-    uint32_t slot_size = 0;                      // multiple of 64, >= 16 + max_msg_size
+    uint32_t c2s_capacity = 0;                   // ring client->server: data bytes, power of two,
+                                                 //   >= 2 * max_record
+    uint32_t s2c_capacity = 0;                   // ring server->client: likewise
+    uint32_t c2s_limit = 0;                      // messages in flight client->server, >= 1
+    uint32_t s2c_limit = 0;                      // messages in flight server->client, >= 1
+    uint32_t max_record = 0;                     // largest record, multiple of 64, >= 16 + max_msg_size
     uint64_t segment_size = 0;                   // bytes of the memfd; multiple of 4096, > 0
 };
 

@@ -32,8 +32,8 @@ void exercise(uint8_t *img, const segment_layout &lay, ring_dir d)
     const uint8_t *hi = mem + len;
     // Consume whatever the image claims is there (bounded), reading every payload byte.
     uint32_t sum = 0;
-    for (uint32_t i = 0; i < 2 * c.capacity() + 2; ++i) {
-        const slot_view *v = c.peek();
+    for (uint32_t i = 0; i < 2 * (c.capacity() / 64) + 2; ++i) {
+        const record_view *v = c.peek();
         if (v == nullptr)
             break;
         const auto *data = static_cast<const uint8_t *>(v->data);
@@ -44,7 +44,7 @@ void exercise(uint8_t *img, const segment_layout &lay, ring_dir d)
         c.release();
     }
     // Produce until full (bounded), writing whole payloads.
-    for (uint32_t i = 0; i < p.capacity() + 2; ++i) {
+    for (uint32_t i = 0; i < p.capacity() / 64 + 2; ++i) {
         void *slot = p.try_claim(p.max_payload());
         if (slot == nullptr)
             break;
@@ -118,8 +118,8 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> seeds()
         const auto *base = static_cast<const uint8_t *>(s.base());
         out.emplace_back(name, std::vector<uint8_t>(base, base + s.size()));
     };
-    image("valid_min.bin", {1, 64, 1}, {1, 64, 1}, false);
-    image("valid_traffic.bin", {4, 128, 3}, {2, 64, 2}, true);
+    image("valid_min.bin", {128, 64, 1}, {128, 64, 1}, false);
+    image("valid_traffic.bin", {512, 128, 3}, {256, 64, 2}, true);
     // Broken ones: header page only, unpublished version, corrupt ring magic.
     auto hdr = out[0].second;
     hdr.resize(4096);

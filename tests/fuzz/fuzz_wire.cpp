@@ -76,11 +76,11 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> seeds()
     accept_msg a;
     a.max_msg_size = 4080;
     a.connection_id = 7;
-    a.c2s_capacity = 16;
-    a.s2c_capacity = 16;
+    a.c2s_capacity = 131072;
+    a.s2c_capacity = 131072;
     a.c2s_limit = 10;
     a.s2c_limit = 16;
-    a.slot_size = 4096;
+    a.max_record = 4096;
     a.segment_size = 4096 * 35;
     add("accept.bin", a);
 

@@ -7,19 +7,29 @@
 // segment (segment.hpp). Byte layout, memory-order edges and the arm/wake protocol are also
 // described in docs/shm_layout.md.
 //
-// Shape (ideas from DPDK rte_ring, UCX mm, Aeron):
+// Shape (ideas from DPDK rte_ring, UCX mm, Aeron's log buffer):
 //   - The memory is sized with ring_layout::memsize(), initialised once by the creator with
 //     ring_layout::init() and then attached by each side with ring_producer::attach() /
 //     ring_consumer::attach(), which validate everything they read (the memory is shared with
 //     another process and is never trusted).
-//   - Capacity is a power of two; positions are free-running uint64_t, masked on access.
-//   - At most `limit` messages (the receiver's queue size, 1 <= limit <= capacity) are in flight.
-//   - Fixed-size slots: a 16-byte slot header followed by the payload.
-//   - Each slot carries a sequence word. The producer writes it last (release) with the value
-//     (uint32_t)(pos + 1), which marks the slot full for that lap. The consumer polls only that
-//     word, never the producer's position: a polled message costs one cache-line transfer.
-//   - The consumer publishes its position (`tail`) on its own cache line; the producer keeps a
-//     private cached copy and re-reads the shared word only when the ring looks full.
+//   - Variable-size records in a byte ring: a 16-byte record header, then the payload, rounded
+//     up to whole cache lines. The ring's memory therefore follows what is in flight: a queue
+//     of 8192 small messages fits where 8192 maximal ones would not, and a small message costs
+//     one or two lines, not a 4 KiB slot (layout version 2; version 1 had fixed 4 KiB slots).
+//   - Capacity (data bytes) is a power of two; byte positions are free-running uint64_t, masked
+//     on access. A record never wraps: when it does not fit before the end of the data area,
+//     the producer fills the rest of the lap with a padding record and starts at offset 0.
+//   - Two bounds on what is in flight, both checked by the producer: at most `limit` messages
+//     (the receiver's queue size) and at most `capacity` bytes. When either is reached the
+//     ring is full and the caller waits, exactly as for a full receive queue.
+//   - Each record header carries a sequence word, written last (release) with a non-zero mark
+//     of the record's position. Before publishing a record the producer zeroes the sequence word
+//     of the position right after it, so the word the consumer polls next is always either 0
+//     or a published header, never stale payload bytes of an earlier lap. The consumer polls
+//     only that word, never the producer's position: a polled message costs one line transfer.
+//   - The consumer publishes its position (`tail` bytes and `released` messages) on its own
+//     cache line, lazily; the producer keeps private cached copies and re-reads the shared words
+//     only when the ring looks full.
 //   - Two-phase producer API (try_claim() then commit()) so the payload is written in place; the
 //     consumer reads in place (peek() ... release()): zero copy on both sides.
 //   - Sleep/wake: the consumer arms a word on its own cache line; a producer that sees it armed
@@ -28,10 +38,10 @@
 //     order), which makes a lost wake-up impossible (see ring_consumer::arm()).
 //
 // Memory-order edges (DPDK-style tags; every acquire/release in ring.inl names its partner):
-//   R1 -> A1  producer publishes a slot (seq store, release)
+//   R1 -> A1  producer publishes a record (seq store, release)
 //             -> consumer sees it (seq load, acquire)
-//   R2 -> A2  consumer frees slots (tail store, release)
-//             -> producer reuses them (tail load, acquire)
+//   R2 -> A2  consumer frees space (released store, then tail store, release)
+//             -> producer reuses it (tail load acquire, then released)
 //   R3 -> A3  producer's wake check (armed exchange, release) -> consumer's arm (exchange,
 //             acquire): the Dekker pair of the sleep protocol
 //
@@ -48,25 +58,34 @@
 
 namespace softcomch::transport::shm {
 
-// ---- constants of layout version 1 --------------------------------------------------------
+// ---- constants of layout version 2 --------------------------------------------------------
 
 // Cache-line size the layout is built around. 64 on every x86-64 and Arm server core we target.
 inline constexpr uint32_t k_cache_line = 64;
 // Producer-owned and consumer-owned words are kept this far apart. Two lines, because adjacent-
 // line prefetchers (Intel spatial prefetcher, AMD L2 streamer) pull lines in 128-byte pairs.
 inline constexpr uint32_t k_false_sharing_range = 128;
-// Bytes in front of every payload (see slot_header).
-inline constexpr uint32_t k_slot_header_size = 16;
-// The ring control block that precedes the slot array (four 128-byte blocks).
+// Bytes in front of every payload (see record_header).
+inline constexpr uint32_t k_record_header_size = 16;
+// The ring control block that precedes the data area (four 128-byte blocks).
 inline constexpr uint32_t k_ring_ctrl_size = 512;
 // "SCRG" in little-endian byte order.
 inline constexpr uint32_t k_ring_magic = 0x47524353u;
 // Ring layout version; bumped whenever a byte of the layout changes (history in shm_layout.md).
-inline constexpr uint32_t k_ring_layout_version = 1;
+inline constexpr uint32_t k_ring_layout_version = 2;
+// record_header::kind: a message, or padding that fills the end of a lap (never returned by
+// peek()). Message types and flags stay entirely the caller's.
+inline constexpr uint32_t k_record_message = 0;
+inline constexpr uint32_t k_record_padding = 1;
 // Hard limits enforced by init() and attach() (so that sizes cannot overflow).
-inline constexpr uint32_t k_ring_max_capacity = 1u << 24;
-inline constexpr uint32_t k_ring_max_slot_size = 1u << 20;
-inline constexpr uint64_t k_ring_max_memsize = uint64_t(1) << 36;
+inline constexpr uint32_t k_ring_max_capacity = 1u << 30;     // data bytes
+inline constexpr uint32_t k_ring_max_record = (1u << 20) + 64; // a 1 MiB payload plus its header
+inline constexpr uint32_t k_ring_max_limit = 1u << 24;        // messages in flight
+inline constexpr uint64_t k_ring_max_memsize = uint64_t(k_ring_ctrl_size) + k_ring_max_capacity;
+// Data bytes params_for() gives a ring at most, unless one maximal record needs more: enough for
+// 128 messages of 4080 bytes or 4096 of 64 bytes in flight, and it keeps a connection's segment
+// (two rings) at about 1 MiB whatever its queue sizes.
+inline constexpr uint32_t k_ring_default_budget = 512u << 10;
 
 // ---- shared-memory structures (fixed-width types only, no pointers) --------------------------
 
@@ -77,38 +96,40 @@ inline constexpr uint64_t k_ring_max_memsize = uint64_t(1) << 36;
 struct ring_config {
     uint32_t magic;          // k_ring_magic
     uint32_t layout_version; // k_ring_layout_version
-    uint32_t capacity;       // slots; power of two, 1..k_ring_max_capacity
-    uint32_t slot_size;      // bytes per slot; multiple of 64, >= 64, <= k_ring_max_slot_size
-    uint32_t limit;          // max messages in flight, 1..capacity
-    uint32_t max_payload;    // slot_size - k_slot_header_size
-    uint64_t slots_offset;   // from the start of the ring to slot 0 (k_ring_ctrl_size)
-    uint64_t total_size;     // memsize(capacity, slot_size)
+    uint32_t capacity;       // data bytes; power of two, >= 2 * max_record, <= k_ring_max_capacity
+    uint32_t max_record;     // largest record in bytes: multiple of 64, 64..k_ring_max_record
+    uint32_t limit;          // max messages in flight, 1..k_ring_max_limit
+    uint32_t max_payload;    // max_record - k_record_header_size
+    uint64_t data_offset;    // from the start of the ring to the data area (k_ring_ctrl_size)
+    uint64_t total_size;     // memsize(capacity)
     uint8_t reserved[88];    // zero
 };
 static_assert(sizeof(ring_config) == 128);
 static_assert(offsetof(ring_config, magic) == 0);
 static_assert(offsetof(ring_config, layout_version) == 4);
 static_assert(offsetof(ring_config, capacity) == 8);
-static_assert(offsetof(ring_config, slot_size) == 12);
+static_assert(offsetof(ring_config, max_record) == 12);
 static_assert(offsetof(ring_config, limit) == 16);
 static_assert(offsetof(ring_config, max_payload) == 20);
-static_assert(offsetof(ring_config, slots_offset) == 24);
+static_assert(offsetof(ring_config, data_offset) == 24);
 static_assert(offsetof(ring_config, total_size) == 32);
 static_assert(offsetof(ring_config, reserved) == 40);
 
 // The control block at the start of the ring memory. Each 128-byte block has one writer:
-//   config   creator (before publication)      read by both at attach
-//   head     producer                          diagnostics only (pending(), tools)
-//   tail     consumer                          producer, only when the ring looks full
-//   armed    consumer sets, producer clears    producer after every commit (an exchange; the
-//            (exchanges only)                  line stays exclusive in the producer's cache
+//   config    creator (before publication)     read by both at attach
+//   head      producer                         diagnostics only (pending(), tools)
+//   tail      consumer                         producer, only when the ring looks full
+//   armed     consumer sets, producer clears   producer after every commit (an exchange; the
+//             (exchanges only)                 line stays exclusive in the producer's cache
 //                                              while the consumer polls instead of sleeping)
 struct ring_ctrl {
     ring_config config;
-    std::atomic<uint64_t> head; // producer position: messages committed so far
-    uint8_t pad_head[120];
-    std::atomic<uint64_t> tail; // consumer position: messages released so far
-    uint8_t pad_tail[120];
+    std::atomic<uint64_t> head;      // producer: bytes committed so far (padding included)
+    std::atomic<uint64_t> committed; // producer: messages committed so far
+    uint8_t pad_head[112];
+    std::atomic<uint64_t> tail;     // consumer: bytes released so far (padding included)
+    std::atomic<uint64_t> released; // consumer: messages released so far
+    uint8_t pad_tail[112];
     std::atomic<uint32_t> armed; // 1: the consumer sleeps and wants a wake-up
     uint8_t pad_armed[124];
 };
@@ -118,61 +139,83 @@ static_assert(sizeof(std::atomic<uint64_t>) == 8 && sizeof(std::atomic<uint32_t>
 static_assert(sizeof(ring_ctrl) == k_ring_ctrl_size);
 static_assert(offsetof(ring_ctrl, config) == 0);
 static_assert(offsetof(ring_ctrl, head) == 128);
+static_assert(offsetof(ring_ctrl, committed) == 136);
 static_assert(offsetof(ring_ctrl, tail) == 256);
+static_assert(offsetof(ring_ctrl, released) == 264);
 static_assert(offsetof(ring_ctrl, armed) == 384);
 
-// The 16 bytes in front of each payload. Written by the producer (seq last, release), read by
-// the consumer after it has seen seq (acquire).
-struct slot_header {
-    std::atomic<uint32_t> seq; // (uint32_t)(pos + 1) once message `pos` is in this slot
-    uint32_t len;              // payload bytes, <= max_payload (checked by the consumer)
-    uint16_t type;             // application-defined; the ring does not interpret it
-    uint16_t flags;            // application-defined
-    uint32_t reserved;         // zero
+// The 16 bytes in front of each payload, at a 64-byte aligned offset of the data area. Written
+// by the producer (seq last, release), read by the consumer after it has seen seq (acquire).
+struct record_header {
+    std::atomic<uint32_t> seq; // record_mark(n) once record n (padding included) is here; 0
+                               // while the position is free
+    uint32_t len;              // payload bytes, <= max_payload (checked by the consumer); for
+                               // padding: the bytes after the header up to the end of the lap
+    uint16_t type;             // the caller's message type (zero for padding)
+    uint16_t flags;            // the caller's (zero for padding)
+    uint32_t kind;             // k_record_message or k_record_padding
 };
-static_assert(sizeof(slot_header) == k_slot_header_size);
-static_assert(offsetof(slot_header, seq) == 0);
-static_assert(offsetof(slot_header, len) == 4);
-static_assert(offsetof(slot_header, type) == 8);
-static_assert(offsetof(slot_header, flags) == 10);
-static_assert(offsetof(slot_header, reserved) == 12);
+static_assert(sizeof(record_header) == k_record_header_size);
+static_assert(offsetof(record_header, seq) == 0);
+static_assert(offsetof(record_header, len) == 4);
+static_assert(offsetof(record_header, type) == 8);
+static_assert(offsetof(record_header, flags) == 10);
+static_assert(offsetof(record_header, kind) == 12);
+
+// The sequence word of the record at byte position `pos` (padding records too). Never 0, which
+// marks a free position. Its low 31 bits are the position in cache lines: a header left at the
+// same offset by an earlier lap carries another value (2^31 lines, 128 GiB of traffic, would
+// have to pass in between), which tells a stale or foreign header from the expected one even
+// though the zeroing rule already keeps stale headers out of the consumer's sight.
+constexpr uint32_t record_mark(uint64_t pos) noexcept { return uint32_t(pos >> 6) | 0x80000000u; }
 
 // ---- sizing, initialisation and validation (control path) ------------------------------------
 
 // Shape of one ring.
 struct ring_params {
-    uint32_t capacity = 0;  // power of two
-    uint32_t slot_size = 0; // multiple of 64
-    uint32_t limit = 0;     // 1..capacity
+    uint32_t capacity = 0;   // data bytes, power of two
+    uint32_t max_record = 0; // multiple of 64
+    uint32_t limit = 0;      // messages in flight, >= 1
     friend bool operator==(const ring_params &, const ring_params &) = default;
 };
 
 class ring_layout {
 public:
-    // Slot size that holds `max_payload` bytes: align_up(16 + max_payload, 64). 4080 -> 4096.
-    static constexpr uint32_t slot_size_for(uint32_t max_payload) noexcept
+    // Bytes of a record that holds `payload` bytes: align_up(16 + payload, 64). 4080 -> 4096.
+    static constexpr uint32_t record_size_for(uint32_t payload) noexcept
     {
-        return uint32_t((uint64_t(k_slot_header_size) + max_payload + k_cache_line - 1) &
+        return uint32_t((uint64_t(k_record_header_size) + payload + k_cache_line - 1) &
                         ~uint64_t(k_cache_line - 1));
     }
-    // Smallest power of two >= queue_size (and >= 1).
-    static constexpr uint32_t capacity_for(uint32_t queue_size) noexcept
+    // Smallest power of two >= n (and >= 1).
+    static constexpr uint64_t pow2_at_least(uint64_t n) noexcept
     {
-        uint32_t c = 1;
-        while (c < queue_size && c < (1u << 31))
+        uint64_t c = 1;
+        while (c < n && c < (uint64_t(1) << 62))
             c <<= 1;
         return c;
     }
     // The parameters of a ring for a receive queue of `queue_size` messages of up to
-    // `max_payload` bytes. Not validated: pass the result to valid().
-    static constexpr ring_params params_for(uint32_t queue_size, uint32_t max_payload) noexcept
+    // `max_payload` bytes: room for the whole queue of maximal messages when that fits in
+    // `budget` bytes, otherwise `budget` (the queue size still bounds the messages in flight;
+    // large messages then wait for room as for a full queue), and never less than two maximal
+    // records. Not validated: pass the result to valid().
+    static constexpr ring_params params_for(uint32_t queue_size, uint32_t max_payload,
+                                            uint32_t budget = k_ring_default_budget) noexcept
     {
-        return ring_params{capacity_for(queue_size), slot_size_for(max_payload), queue_size};
+        const uint32_t rec = record_size_for(max_payload);
+        uint64_t want = uint64_t(queue_size) * rec + k_cache_line; // + the zeroed next header
+        if (want > budget)
+            want = budget;
+        if (want < 2 * uint64_t(rec))
+            want = 2 * uint64_t(rec);
+        const uint64_t cap = pow2_at_least(want);
+        return ring_params{cap > k_ring_max_capacity ? 0 : uint32_t(cap), rec, queue_size};
     }
-    // True when `p` satisfies every rule of layout version 1.
+    // True when `p` satisfies every rule of layout version 2.
     static bool valid(const ring_params &p) noexcept;
-    // Bytes of ring memory for `capacity` slots of `slot_size`; 0 if the pair is invalid.
-    static uint64_t memsize(uint32_t capacity, uint32_t slot_size) noexcept;
+    // Bytes of ring memory for a data area of `capacity` bytes; 0 if it is invalid.
+    static uint64_t memsize(uint32_t capacity) noexcept;
 
     // Creator side: lays a fresh, empty ring into `mem` (`len` bytes, 64-byte aligned). Must
     // happen-before any attach (in SoftComch the segment's version word publishes it).
@@ -191,19 +234,21 @@ class ring_producer {
 public:
     ring_producer() noexcept = default;
 
-    // Validates the ring in `mem` and binds to it as its (only) producer. The producer position
-    // starts at the shared `head` word. DOCA_SUCCESS or an error of ring_layout::validate().
+    // Validates the ring in `mem` and binds to it as its (only) producer. The producer resumes
+    // at the shared `head`/`committed` words. DOCA_SUCCESS or an error of ring_layout::validate().
     doca_error_t attach(void *mem, uint64_t len) noexcept;
     bool attached() const noexcept { return ctrl_ != nullptr; }
 
-    // Phase 1: room for a message of `len` bytes. Returns the payload address of the next slot
-    // (64-byte aligned + 16) or nullptr when the ring is full (limit messages in flight) or
-    // `len` > max_payload(). Calling it again without commit() returns the same slot.
+    // Phase 1: room for a message of `len` bytes. Returns the payload address (64-byte aligned
+    // + 16) or nullptr when the ring is full (limit messages or too few bytes in flight) or
+    // `len` > max_payload(). Calling it again with the same `len` without commit() returns the
+    // same address.
     void *try_claim(uint32_t len) noexcept;
 
-    // Phase 2: publishes the claimed slot with `len` payload bytes (<= max_payload) and the
-    // caller's `type`/`flags`. Requires a successful try_claim() since the last commit.
-    // Returns true when the consumer was armed: the caller must then wake it (eventfd write).
+    // Phase 2: publishes the claimed record with `len` payload bytes (<= the claimed length) and
+    // the caller's `type` / `flags`. Requires a successful try_claim() since
+    // the last commit. Returns true when the consumer was armed: the caller must then wake it
+    // (eventfd write).
     bool commit(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
 
     // commit() split in two for bursts: publish() makes the message visible without looking at
@@ -216,36 +261,46 @@ public:
     // DOCA_ERROR_TOO_BIG when len > max_payload(). `*wake` as for commit().
     doca_error_t send(uint16_t type, const void *data, uint32_t len, bool *wake) noexcept;
 
-    // Messages committed but not yet released by the consumer (reads the shared tail; not for
+    // Messages committed but not yet released by the consumer (reads the shared words; not for
     // the per-message path).
     uint32_t in_flight() noexcept;
-    // True when try_claim() would fail now for a lack of room (refreshes the cached tail).
+    // True when not even an empty message could be claimed now (refreshes the cached tail).
     bool full() noexcept;
-    uint64_t position() const noexcept { return head_; }
+    // Messages committed so far.
+    uint64_t position() const noexcept { return committed_; }
     uint32_t capacity() const noexcept { return mask_ + 1; }
     uint32_t limit() const noexcept { return limit_; }
-    uint32_t max_payload() const noexcept { return max_payload_; }
+    uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }
 
 private:
-    slot_header *slot(uint64_t pos) const noexcept;
-    bool refresh_tail() noexcept;
+    record_header *at(uint64_t pos) const noexcept;
+    // Bytes a record of `size` bytes takes at the current head: padding to the end of the lap
+    // when it does not fit before it, the record, and the line of the header after it.
+    uint64_t footprint(uint32_t size, uint32_t *pad) const noexcept;
+    bool fits(uint64_t bytes) const noexcept;
+    bool room(uint64_t bytes) noexcept;
+    void refresh_tail() noexcept;
+    void publish_record(uint32_t size, uint32_t kind, uint16_t type, uint32_t len, uint16_t flags) noexcept;
 
     ring_ctrl *ctrl_ = nullptr;   // shared control block
-    uint8_t *slots_ = nullptr;    // shared slot array
-    uint64_t head_ = 0;           // next position to write (private copy; shared head mirrors it)
+    uint8_t *data_ = nullptr;     // shared data area
+    uint64_t head_ = 0;           // next byte position to write (the shared head mirrors it)
+    uint64_t committed_ = 0;      // messages committed (the shared `committed` mirrors it)
     uint64_t tail_cache_ = 0;     // last tail read from shared memory (<= real tail)
+    uint64_t released_cache_ = 0; // last `released` read from shared memory (<= real value)
     uint32_t mask_ = 0;           // capacity - 1
-    uint32_t slot_size_ = 0;      // bytes per slot
-    uint32_t limit_ = 0;          // in-flight bound
-    uint32_t max_payload_ = 0;    // slot_size - 16
+    uint32_t max_record_ = 0;     // bytes of the largest record
+    uint32_t limit_ = 0;          // in-flight bound (messages)
+    uint32_t claim_pad_ = 0;      // padding try_claim() decided on for the claimed record
+    uint32_t claim_size_ = 0;     // record bytes try_claim() made room for
 };
 
 // ---- consumer ---------------------------------------------------------------------------------
 
 // What peek() returns. Lives in the consumer object (process-local), so its fields cannot be
-// changed by the peer after validation; `data` points into the shared slot and stays valid
+// changed by the peer after validation; `data` points into the shared record and stays valid
 // until release().
-struct slot_view {
+struct record_view {
     const void *data = nullptr;
     uint32_t len = 0;
     uint16_t type = 0;
@@ -256,26 +311,27 @@ class ring_consumer {
 public:
     ring_consumer() noexcept = default;
 
-    // Validates the ring in `mem` and binds to it as its (only) consumer. The consumer position
-    // starts at the shared `tail` word. DOCA_SUCCESS or an error of ring_layout::validate().
+    // Validates the ring in `mem` and binds to it as its (only) consumer. The consumer resumes
+    // at the shared `tail`/`released` words. DOCA_SUCCESS or an error of ring_layout::validate().
     doca_error_t attach(void *mem, uint64_t len) noexcept;
     bool attached() const noexcept { return ctrl_ != nullptr; }
 
     // The oldest unreleased message, or nullptr when there is none. Repeated calls return the
-    // same message until release(). A slot whose length exceeds max_payload() (a corrupt or
-    // hostile peer) is never returned: the ring is marked corrupted() and looks empty.
-    const slot_view *peek() noexcept;
+    // same message until release(). Padding records are skipped here. A record whose length or
+    // placement is impossible (a corrupt or hostile peer) is never returned: the ring is marked
+    // corrupted() and looks empty.
+    const record_view *peek() noexcept;
     // Consumes the message returned by peek(). Requires a successful peek() since the last
     // release(). The new position reaches the producer lazily: at once when publish_batch()
-    // releases have accumulated, and otherwise as soon as this consumer finds the ring empty
-    // (peek()/ready() returning "nothing"), arms, or calls flush(). So the producer may see up to
-    // publish_batch() - 1 already consumed messages as still queued, never more, and never
-    // while this consumer is idle or asleep. (Batching keeps the tail's cache line from
-    // bouncing once per message while the producer waits for room.)
+    // messages or a quarter of the capacity have accumulated, and otherwise as soon as this
+    // consumer finds the ring empty (peek()/ready() returning "nothing"), arms, or calls
+    // flush(). So the producer may see a little consumed space as still in use, never much of
+    // it, and never while this consumer is idle or asleep. (Batching keeps the tail's cache line
+    // from bouncing once per message while the producer waits for room.)
     void release() noexcept;
     // Publishes every release() so far to the producer.
     void flush() noexcept;
-    // Releases accumulated before release() publishes by itself: max(1, limit / 4).
+    // Messages released before release() publishes by itself: max(1, limit / 4).
     uint32_t publish_batch() const noexcept { return publish_batch_; }
     // True when a message is ready (peek() would succeed, barring corruption). Publishes
     // pending releases when it finds the ring empty, like peek().
@@ -290,31 +346,34 @@ public:
     // True while the armed word is set (diagnostics/tests).
     bool armed() const noexcept;
 
-    // Messages committed by the producer and not yet released (reads the producer's head word:
-    // diagnostics, not for the per-message path).
+    // Messages committed by the producer and not yet released (reads the producer's diagnostic
+    // word: not for the per-message path).
     uint32_t pending() const noexcept;
     bool corrupted() const noexcept { return corrupted_; }
-    uint64_t position() const noexcept { return tail_; }
+    // Messages released so far.
+    uint64_t position() const noexcept { return released_; }
     uint32_t capacity() const noexcept { return mask_ + 1; }
     uint32_t limit() const noexcept { return limit_; }
-    uint32_t max_payload() const noexcept { return max_payload_; }
+    uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }
 
 private:
-    const slot_header *slot(uint64_t pos) const noexcept;
-    bool full_slot(uint64_t pos) const noexcept;
+    const record_header *at(uint64_t pos) const noexcept;
     void publish_tail() noexcept;
 
-    ring_ctrl *ctrl_ = nullptr;     // shared control block
-    const uint8_t *slots_ = nullptr; // shared slot array
-    uint64_t tail_ = 0;             // next position to read
-    uint64_t published_ = 0;        // last value stored into the shared tail (<= tail_)
-    uint32_t publish_batch_ = 1;    // release() publishes once tail_ - published_ reaches this
-    uint32_t mask_ = 0;             // capacity - 1
-    uint32_t slot_size_ = 0;        // bytes per slot
-    uint32_t limit_ = 0;            // in-flight bound (informational on this side)
-    uint32_t max_payload_ = 0;      // slot_size - 16
-    bool corrupted_ = false;        // a slot with an impossible length was seen
-    slot_view view_;                // what peek() returned last
+    ring_ctrl *ctrl_ = nullptr;      // shared control block
+    const uint8_t *data_ = nullptr;  // shared data area
+    uint64_t tail_ = 0;              // next byte position to read
+    uint64_t released_ = 0;          // messages released
+    uint64_t published_tail_ = 0;    // last tail stored into shared memory (<= tail_)
+    uint64_t published_released_ = 0; // last `released` stored (<= released_)
+    uint32_t publish_batch_ = 1;     // release() publishes once this many messages accumulate
+    uint32_t publish_bytes_ = 0;     // ... or this many bytes (a quarter of the capacity)
+    uint32_t mask_ = 0;              // capacity - 1
+    uint32_t max_record_ = 0;        // bytes of the largest record
+    uint32_t limit_ = 0;             // in-flight bound (informational on this side)
+    uint32_t view_size_ = 0;         // record bytes of the message peek() returned
+    bool corrupted_ = false;         // an impossible record was seen
+    record_view view_;               // what peek() returned last
 };
 
 } // namespace softcomch::transport::shm

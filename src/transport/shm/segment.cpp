@@ -75,8 +75,8 @@ bool canonical_layout(const ring_params &c2s_p, const ring_params &s2c_p, ring_d
     uint64_t off = k_segment_header_size;
     for (uint32_t d = 0; d < 2; ++d) {
         // memsize is bounded by k_ring_max_memsize, so these sums cannot overflow.
-        const uint64_t sz = align_region(ring_layout::memsize(ps[d]->capacity, ps[d]->slot_size));
-        out[d] = ring_desc{off, sz, ps[d]->capacity, ps[d]->slot_size, ps[d]->limit, 0};
+        const uint64_t sz = align_region(ring_layout::memsize(ps[d]->capacity));
+        out[d] = ring_desc{off, sz, ps[d]->capacity, ps[d]->max_record, ps[d]->limit, 0};
         off += sz;
     }
     // The end of the last region is the segment size; bounded so attach can reject absurd sizes.
@@ -258,7 +258,7 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     h->sides[server_side].pid.store(uint32_t(::getpid()), std::memory_order_relaxed);
 
     // Lay out both rings in their regions. ring_layout::init writes only the control block and
-    // the slot headers; payload bytes stay as the zero-filled file gave them.
+    // its first record header; the rest stays as the zero-filled file gave it.
     for (uint32_t d = 0; d < 2; ++d) {
         const doca_error_t err = ring_layout::init(static_cast<uint8_t *>(base) + descs[d].offset,
                                                    descs[d].size, params.rings[d]);
@@ -269,7 +269,7 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
         }
     }
 
-    // R10: pairs with A10 in validate_header(). Written last: a reader that sees version 1
+    // R10: pairs with A10 in validate_header(). Written last: a reader that sees the version
     // sees the complete header and both initialised rings.
     h->layout_version.store(k_segment_layout_version, std::memory_order_release);
 
@@ -310,11 +310,11 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
         return DOCA_ERROR_AGAIN;
     if (version != k_segment_layout_version)
         return DOCA_ERROR_UNSUPPORTED_VERSION;
-    // Fixed fields of v1. total_size must be the mapped length: the attacher maps exactly what
+    // Fixed fields (unchanged since v1). total_size must be the mapped length: the attacher maps exactly what
     // the file holds, so a header claiming more would send ring accesses past the mapping.
     if (f.header_size != k_segment_header_size || f.flags != 0 || f.total_size != len)
         return DOCA_ERROR_INVALID_VALUE;
-    // Reserved bytes are zero in v1; anything else is another layout or corruption.
+    // Reserved bytes are zero (since v1); anything else is another layout or corruption.
     for (uint8_t b : f.reserved0) {
         if (b != 0)
             return DOCA_ERROR_INVALID_VALUE;
@@ -324,8 +324,8 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
     // this single comparison rules out overlap, misalignment, out-of-range offsets and
     // size/total mismatches at once.
     // Parameters as the header claims them (still untrusted; canonical_layout validates them).
-    const ring_params ps[2] = {{f.rings[c2s].capacity, f.rings[c2s].slot_size, f.rings[c2s].limit},
-                               {f.rings[s2c].capacity, f.rings[s2c].slot_size, f.rings[s2c].limit}};
+    const ring_params ps[2] = {{f.rings[c2s].capacity, f.rings[c2s].max_record, f.rings[c2s].limit},
+                               {f.rings[s2c].capacity, f.rings[s2c].max_record, f.rings[s2c].limit}};
     ring_desc canon[2];
     uint64_t total = 0;
     if (!canonical_layout(ps[c2s], ps[s2c], canon, &total) || total != f.total_size)

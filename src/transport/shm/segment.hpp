@@ -34,7 +34,7 @@ namespace softcomch::transport::shm {
 // "SCSHMSEG" read as a little-endian uint64_t.
 inline constexpr uint64_t k_segment_magic = 0x4745534d48534353ull;
 // Segment layout version, written last by the creator. 0 means "not published yet".
-inline constexpr uint32_t k_segment_layout_version = 1;
+inline constexpr uint32_t k_segment_layout_version = 2; // 2: rings of variable-size records
 // Size of the header region; the rings start at page boundaries after it.
 inline constexpr uint32_t k_segment_header_size = 4096;
 // Region alignment inside the segment (the page size; also a multiple of every cache line).
@@ -57,16 +57,16 @@ enum side : uint32_t {
 struct ring_desc {
     uint64_t offset;    // from the segment start; multiple of k_segment_align
     uint64_t size;      // bytes reserved for the ring: memsize rounded up to k_segment_align
-    uint32_t capacity;  // as ring_config
-    uint32_t slot_size; // as ring_config
-    uint32_t limit;     // as ring_config
-    uint32_t reserved;  // zero
+    uint32_t capacity;   // as ring_config (data bytes)
+    uint32_t max_record; // as ring_config
+    uint32_t limit;      // as ring_config
+    uint32_t reserved;   // zero
 };
 static_assert(sizeof(ring_desc) == 32);
 static_assert(offsetof(ring_desc, offset) == 0);
 static_assert(offsetof(ring_desc, size) == 8);
 static_assert(offsetof(ring_desc, capacity) == 16);
-static_assert(offsetof(ring_desc, slot_size) == 20);
+static_assert(offsetof(ring_desc, max_record) == 20);
 static_assert(offsetof(ring_desc, limit) == 24);
 static_assert(offsetof(ring_desc, reserved) == 28);
 
@@ -91,7 +91,7 @@ struct segment_header {
     uint64_t total_size;                  // bytes of the whole segment (== the memfd size)
     uint64_t generation;                  // creator-chosen id of this segment (connection id)
     uint32_t creator_pid;                 // pid of the creating (server) process
-    uint32_t flags;                       // zero in v1
+    uint32_t flags;                       // zero (since v1)
     ring_desc rings[2];                   // indexed by ring_dir
     uint8_t reserved0[24];                // zero; pads the immutable part to 128 bytes
     side_block sides[2];                  // indexed by side; written at run time

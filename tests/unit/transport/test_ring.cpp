@@ -51,20 +51,16 @@ struct aligned_mem {
 
 // A ring in private memory with both ends attached.
 struct test_ring {
-    test_ring(uint32_t queue, uint32_t max_payload)
-        : params(ring_layout::params_for(queue, max_payload)),
-          mem(ring_layout::memsize(params.capacity, params.slot_size))
+    explicit test_ring(ring_params p) : params(p), mem(ring_layout::memsize(p.capacity))
     {
         EXPECT_EQ(ring_layout::init(mem.ptr, mem.size, params), DOCA_SUCCESS);
         EXPECT_EQ(prod.attach(mem.ptr, mem.size), DOCA_SUCCESS);
         EXPECT_EQ(cons.attach(mem.ptr, mem.size), DOCA_SUCCESS);
     }
+    test_ring(uint32_t queue, uint32_t max_payload) : test_ring(ring_layout::params_for(queue, max_payload)) {}
     ring_ctrl *ctrl() { return reinterpret_cast<ring_ctrl *>(mem.ptr); }
-    slot_header *slot(uint32_t i)
-    {
-        return reinterpret_cast<slot_header *>(mem.ptr + k_ring_ctrl_size +
-                                               uint64_t(i) * params.slot_size);
-    }
+    // Header at byte offset `off` of the data area.
+    record_header *header(uint32_t off) { return reinterpret_cast<record_header *>(mem.ptr + k_ring_ctrl_size + off); }
     ring_params params;
     aligned_mem mem;
     ring_producer prod;
@@ -101,7 +97,7 @@ void fill_msg(uint8_t *p, uint32_t len, uint64_t seq)
     std::memset(p + 12, 0, 4);
 }
 
-bool check_msg(const slot_view &v, uint64_t expect_seq)
+bool check_msg(const record_view &v, uint64_t expect_seq)
 {
     if (v.len < k_msg_hdr)
         return false;
@@ -119,59 +115,85 @@ bool check_msg(const slot_view &v, uint64_t expect_seq)
 
 TEST(unit_transport_ring_layout, sizing_helpers)
 {
-    EXPECT_EQ(ring_layout::slot_size_for(4080), 4096u);
-    EXPECT_EQ(ring_layout::slot_size_for(0), 64u);
-    EXPECT_EQ(ring_layout::slot_size_for(48), 64u);
-    EXPECT_EQ(ring_layout::slot_size_for(49), 128u);
-    EXPECT_EQ(ring_layout::capacity_for(0), 1u);
-    EXPECT_EQ(ring_layout::capacity_for(1), 1u);
-    EXPECT_EQ(ring_layout::capacity_for(10), 16u);
-    EXPECT_EQ(ring_layout::capacity_for(16), 16u);
-    EXPECT_EQ(ring_layout::capacity_for(8193), 16384u);
-    const ring_params p = ring_layout::params_for(10, 4080);
-    EXPECT_EQ(p, (ring_params{16, 4096, 10}));
-    EXPECT_EQ(ring_layout::memsize(16, 4096), uint64_t(k_ring_ctrl_size) + 16 * 4096);
+    EXPECT_EQ(ring_layout::record_size_for(4080), 4096u);
+    EXPECT_EQ(ring_layout::record_size_for(0), 64u);
+    EXPECT_EQ(ring_layout::record_size_for(48), 64u);
+    EXPECT_EQ(ring_layout::record_size_for(49), 128u);
+    EXPECT_EQ(ring_layout::pow2_at_least(0), 1u);
+    EXPECT_EQ(ring_layout::pow2_at_least(10), 16u);
+    EXPECT_EQ(ring_layout::pow2_at_least(16), 16u);
+    // The whole queue of maximal records, plus the line after the last one, when it fits.
+    EXPECT_EQ(ring_layout::params_for(10, 4080), (ring_params{65536, 4096, 10}));
+    EXPECT_EQ(ring_layout::params_for(16, 4080), (ring_params{131072, 4096, 16}));
+    // Small messages pack: 8192 records of 64 bytes.
+    EXPECT_EQ(ring_layout::params_for(8192, 48), (ring_params{524288, 64, 8192}));
+    // A large queue of large messages: the budget, whatever the queue size (sends then wait).
+    EXPECT_EQ(ring_layout::params_for(8192, 4080), (ring_params{k_ring_default_budget, 4096, 8192}));
+    EXPECT_EQ(ring_layout::params_for(1u << 24, 4080), (ring_params{k_ring_default_budget, 4096, 1u << 24}));
+    // Never less than two maximal records.
+    EXPECT_EQ(ring_layout::params_for(1, 4080), (ring_params{8192, 4096, 1}));
+    EXPECT_EQ(ring_layout::params_for(4, 1 << 20, 4096), (ring_params{4u << 20, (1u << 20) + 64, 4}));
+    EXPECT_EQ(ring_layout::memsize(65536), uint64_t(k_ring_ctrl_size) + 65536);
+    for (uint32_t q : {1u, 10u, 16u, 1000u, 8192u})
+        for (uint32_t m : {0u, 1u, 64u, 4080u})
+            EXPECT_TRUE(ring_layout::valid(ring_layout::params_for(q, m))) << q << " " << m;
 }
 
 TEST(unit_transport_ring_layout, rejects_invalid_params)
 {
-    EXPECT_EQ(ring_layout::memsize(0, 64), 0u);
-    EXPECT_EQ(ring_layout::memsize(3, 64), 0u);
-    EXPECT_EQ(ring_layout::memsize(4, 32), 0u);
-    EXPECT_EQ(ring_layout::memsize(4, 100), 0u);
-    EXPECT_EQ(ring_layout::memsize(k_ring_max_capacity * 2, 64), 0u);
-    EXPECT_EQ(ring_layout::memsize(4, k_ring_max_slot_size + 64), 0u);
-    EXPECT_FALSE(ring_layout::valid({4, 64, 0}));
-    EXPECT_FALSE(ring_layout::valid({4, 64, 5}));
-    EXPECT_TRUE(ring_layout::valid({4, 64, 4}));
+    EXPECT_EQ(ring_layout::memsize(0), 0u);
+    EXPECT_EQ(ring_layout::memsize(192), 0u);
+    EXPECT_EQ(ring_layout::memsize(64), 0u); // not even two minimal records
+    EXPECT_EQ(ring_layout::memsize(k_ring_max_capacity * 2u), 0u);
+    EXPECT_NE(ring_layout::memsize(128), 0u);
+    EXPECT_FALSE(ring_layout::valid({1024, 32, 4}));   // record below a line
+    EXPECT_FALSE(ring_layout::valid({1024, 100, 4}));  // not whole lines
+    EXPECT_FALSE(ring_layout::valid({1024, 1024, 4})); // fewer than two maximal records
+    EXPECT_FALSE(ring_layout::valid({1u << 22, k_ring_max_record + 64, 4}));
+    EXPECT_FALSE(ring_layout::valid({1024, 64, 0}));
+    EXPECT_FALSE(ring_layout::valid({1024, 64, k_ring_max_limit + 1}));
+    EXPECT_TRUE(ring_layout::valid({1024, 512, 1}));
+    EXPECT_TRUE(ring_layout::valid({1024, 64, k_ring_max_limit})); // more messages than lines is legal
 
     aligned_mem mem(8192);
-    EXPECT_EQ(ring_layout::init(mem.ptr, mem.size, {4, 64, 5}), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(ring_layout::init(mem.ptr + 8, mem.size - 8, {4, 64, 4}), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(ring_layout::init(mem.ptr, 512, {4, 64, 4}), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(ring_layout::init(nullptr, 8192, {4, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(mem.ptr, mem.size, {1024, 64, 0}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(mem.ptr + 8, mem.size - 8, {1024, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(mem.ptr, 512 + 1023, {1024, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(nullptr, 8192, {1024, 64, 4}), DOCA_ERROR_INVALID_VALUE);
 }
 
 TEST(unit_transport_ring_layout, validate_detects_corruption)
 {
     aligned_mem mem(8192);
-    ASSERT_EQ(ring_layout::init(mem.ptr, mem.size, {8, 128, 6}), DOCA_SUCCESS);
+    ASSERT_EQ(ring_layout::init(mem.ptr, mem.size, {1024, 128, 6}), DOCA_SUCCESS);
     ring_params p;
     ASSERT_EQ(ring_layout::validate(mem.ptr, mem.size, &p), DOCA_SUCCESS);
-    EXPECT_EQ(p, (ring_params{8, 128, 6}));
-    // Too short for the slots, or even for the control block.
-    EXPECT_EQ(ring_layout::validate(mem.ptr, 512 + 7 * 128, &p), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(p, (ring_params{1024, 128, 6}));
+    // Too short for the data area, or even for the control block.
+    EXPECT_EQ(ring_layout::validate(mem.ptr, 512 + 1023, &p), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(ring_layout::validate(mem.ptr, 100, &p), DOCA_ERROR_INVALID_VALUE);
-    // Every byte of the config block matters: flip each and expect a rejection.
+    // Every byte of the config block matters: flip each and expect a rejection. The exception
+    // is the message limit's low bytes: any limit of 1..2^24 is a legal ring (the byte capacity
+    // bounds the memory), so such a flip yields another valid ring, reported as such.
     for (uint32_t i = 0; i < sizeof(ring_config); ++i) {
         mem.ptr[i] ^= 0x5a;
         const doca_error_t err = ring_layout::validate(mem.ptr, mem.size, &p);
+        if (i >= offsetof(ring_config, limit) && i < offsetof(ring_config, limit) + 3) {
+            EXPECT_EQ(err, DOCA_SUCCESS) << "byte " << i;
+            EXPECT_NE(p.limit, 6u);
+            mem.ptr[i] ^= 0x5a;
+            continue;
+        }
         EXPECT_NE(err, DOCA_SUCCESS) << "byte " << i;
         if (i >= 4 && i < 8) {
             EXPECT_EQ(err, DOCA_ERROR_UNSUPPORTED_VERSION);
         }
         mem.ptr[i] ^= 0x5a;
     }
+    // A layout-1 ring (fixed slots) is another version, not garbage.
+    reinterpret_cast<ring_config *>(mem.ptr)->layout_version = 1;
+    EXPECT_EQ(ring_layout::validate(mem.ptr, mem.size, &p), DOCA_ERROR_UNSUPPORTED_VERSION);
+    reinterpret_cast<ring_config *>(mem.ptr)->layout_version = k_ring_layout_version;
     ring_producer prod;
     ring_consumer cons;
     mem.ptr[0] ^= 1;
@@ -183,13 +205,13 @@ TEST(unit_transport_ring_layout, validate_detects_corruption)
 
 TEST(unit_transport_ring, empty_ring)
 {
-    test_ring r(4, 64);
+    test_ring r(ring_params{1024, 128, 4});
     EXPECT_EQ(r.cons.peek(), nullptr);
     EXPECT_FALSE(r.cons.ready());
     EXPECT_EQ(r.cons.pending(), 0u);
     EXPECT_EQ(r.prod.in_flight(), 0u);
     EXPECT_FALSE(r.prod.full());
-    EXPECT_EQ(r.prod.capacity(), 4u);
+    EXPECT_EQ(r.prod.capacity(), 1024u);
     EXPECT_EQ(r.prod.limit(), 4u);
     EXPECT_EQ(r.prod.max_payload(), 128u - 16u);
 }
@@ -200,22 +222,25 @@ TEST(unit_transport_ring, send_receive_in_place)
     void *p = r.prod.try_claim(5);
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 16u);
-    EXPECT_EQ(r.prod.try_claim(5), p); // same slot until commit
+    EXPECT_EQ(r.prod.try_claim(5), p); // same place until commit
     std::memcpy(p, "hello", 5);
     EXPECT_FALSE(r.prod.commit(7, 5, 9));
     EXPECT_EQ(r.cons.pending(), 1u);
-    const slot_view *v = r.cons.peek();
+    const record_view *v = r.cons.peek();
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(v->len, 5u);
     EXPECT_EQ(v->type, 7u);
     EXPECT_EQ(v->flags, 9u);
-    EXPECT_EQ(v->data, p); // zero copy: the consumer reads the producer's slot
+    EXPECT_EQ(v->data, p); // zero copy: the consumer reads the producer's record
     EXPECT_EQ(std::memcmp(v->data, "hello", 5), 0);
     EXPECT_EQ(r.cons.peek(), v); // stable until release
     r.cons.release();
     EXPECT_EQ(r.cons.peek(), nullptr);
     EXPECT_EQ(r.cons.position(), 1u);
     EXPECT_EQ(r.prod.position(), 1u);
+    // The next record follows in the next line: 5 bytes take one line, not a 4 KiB slot.
+    void *q = r.prod.try_claim(0);
+    EXPECT_EQ(static_cast<uint8_t *>(q) - static_cast<uint8_t *>(p), 64);
     // Zero-length messages are legal.
     bool wake = true;
     EXPECT_EQ(r.prod.send(3, nullptr, 0, &wake), DOCA_SUCCESS);
@@ -227,43 +252,85 @@ TEST(unit_transport_ring, send_receive_in_place)
     r.cons.release();
 }
 
-TEST(unit_transport_ring, full_and_limit_below_capacity)
+TEST(unit_transport_ring, full_by_messages_and_by_bytes)
 {
-    test_ring r(5, 64); // capacity 8, at most 5 in flight
-    ASSERT_EQ(r.prod.capacity(), 8u);
-    ASSERT_EQ(r.prod.limit(), 5u);
-    bool wake;
-    for (uint32_t i = 0; i < 5; ++i)
-        ASSERT_EQ(r.prod.send(1, &i, sizeof i, &wake), DOCA_SUCCESS) << i;
-    EXPECT_EQ(r.prod.try_claim(1), nullptr);
-    EXPECT_TRUE(r.prod.full());
-    uint32_t x = 99;
-    EXPECT_EQ(r.prod.send(1, &x, sizeof x, &wake), DOCA_ERROR_AGAIN);
-    EXPECT_EQ(r.prod.in_flight(), 5u);
-    EXPECT_EQ(r.cons.pending(), 5u);
-    // Freeing one slot admits exactly one more message.
-    ASSERT_NE(r.cons.peek(), nullptr);
-    r.cons.release();
-    EXPECT_FALSE(r.prod.full());
-    EXPECT_EQ(r.prod.send(1, &x, sizeof x, &wake), DOCA_SUCCESS);
-    EXPECT_EQ(r.prod.try_claim(1), nullptr);
-    // Everything comes out in order.
-    for (uint32_t i = 1; i < 5; ++i) {
-        const slot_view *v = r.cons.peek();
-        ASSERT_NE(v, nullptr);
-        EXPECT_EQ(*static_cast<const uint32_t *>(v->data), i);
+    {
+        test_ring r(ring_params{1024, 64, 5}); // 16 lines, at most 5 messages
+        bool wake;
+        for (uint32_t i = 0; i < 5; ++i)
+            ASSERT_EQ(r.prod.send(1, &i, sizeof i, &wake), DOCA_SUCCESS) << i;
+        EXPECT_EQ(r.prod.try_claim(1), nullptr);
+        EXPECT_TRUE(r.prod.full());
+        uint32_t x = 99;
+        EXPECT_EQ(r.prod.send(1, &x, sizeof x, &wake), DOCA_ERROR_AGAIN);
+        EXPECT_EQ(r.prod.in_flight(), 5u);
+        EXPECT_EQ(r.cons.pending(), 5u);
+        // Freeing one admits exactly one more message.
+        ASSERT_NE(r.cons.peek(), nullptr);
         r.cons.release();
+        r.cons.flush();
+        EXPECT_FALSE(r.prod.full());
+        EXPECT_EQ(r.prod.send(1, &x, sizeof x, &wake), DOCA_SUCCESS);
+        EXPECT_EQ(r.prod.try_claim(1), nullptr);
+        // Everything comes out in order.
+        for (uint32_t i = 1; i < 5; ++i) {
+            const record_view *v = r.cons.peek();
+            ASSERT_NE(v, nullptr);
+            EXPECT_EQ(*static_cast<const uint32_t *>(v->data), i);
+            r.cons.release();
+        }
+        const record_view *v = r.cons.peek();
+        ASSERT_NE(v, nullptr);
+        EXPECT_EQ(*static_cast<const uint32_t *>(v->data), 99u);
+        r.cons.release();
+        EXPECT_EQ(r.cons.peek(), nullptr);
     }
-    const slot_view *v = r.cons.peek();
-    ASSERT_NE(v, nullptr);
-    EXPECT_EQ(*static_cast<const uint32_t *>(v->data), 99u);
-    r.cons.release();
-    EXPECT_EQ(r.cons.peek(), nullptr);
+    {
+        // 4096 bytes, records of 1024 (1008-byte payloads), up to 100 messages: bytes bound it.
+        // Three fit (3 KiB, plus the line after the last); the fourth must wait for room.
+        test_ring r(ring_params{4096, 1024, 100});
+        std::vector<uint8_t> big(1008, 7);
+        bool wake;
+        for (int i = 0; i < 3; ++i)
+            ASSERT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS) << i;
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN);
+        // Small messages still fit in what is left (16 lines minus 48, minus the guard line).
+        for (int i = 0; i < 15; ++i)
+            ASSERT_EQ(r.prod.send(2, "s", 1, &wake), DOCA_SUCCESS) << i;
+        EXPECT_TRUE(r.prod.full());
+        // Releasing the first big one lets another big one in (after padding to the lap's end).
+        ASSERT_NE(r.cons.peek(), nullptr);
+        r.cons.release();
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN) << "release not published yet";
+        r.cons.flush();
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN) << "the lap's end is too small";
+        for (int i = 0; i < 2; ++i) {
+            ASSERT_NE(r.cons.peek(), nullptr);
+            r.cons.release();
+        }
+        r.cons.flush();
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS);
+        // In order: the 15 small ones, then the big one from the next lap.
+        for (int i = 0; i < 15; ++i) {
+            const record_view *v = r.cons.peek();
+            ASSERT_NE(v, nullptr) << i;
+            EXPECT_EQ(v->type, 2u);
+            r.cons.release();
+        }
+        const record_view *v = r.cons.peek();
+        ASSERT_NE(v, nullptr);
+        EXPECT_EQ(v->type, 1u);
+        EXPECT_EQ(v->len, 1008u);
+        EXPECT_EQ(v->data, r.mem.ptr + k_ring_ctrl_size + 16) << "at the start of the next lap";
+        r.cons.release();
+        EXPECT_EQ(r.cons.peek(), nullptr);
+        EXPECT_FALSE(r.cons.corrupted());
+    }
 }
 
 TEST(unit_transport_ring, oversize_claim_refused)
 {
-    test_ring r(4, 100); // slot 128, max payload 112
+    test_ring r(4, 100); // record 128, max payload 112
     ASSERT_EQ(r.prod.max_payload(), 112u);
     EXPECT_EQ(r.prod.try_claim(113), nullptr);
     EXPECT_EQ(r.prod.try_claim(UINT32_MAX), nullptr);
@@ -272,25 +339,28 @@ TEST(unit_transport_ring, oversize_claim_refused)
     bool wake;
     EXPECT_EQ(r.prod.send(1, big.data(), 113, &wake), DOCA_ERROR_TOO_BIG);
     EXPECT_EQ(r.prod.send(1, big.data(), 112, &wake), DOCA_SUCCESS);
-    const slot_view *v = r.cons.peek();
+    const record_view *v = r.cons.peek();
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(v->len, 112u);
 }
 
 TEST(unit_transport_ring, wraps_across_many_laps)
 {
-    test_ring r(4, 64);
+    // Random sizes across many laps: every offset, padding at every lap end, stale payload bytes
+    // everywhere (the zeroing rule must keep them from looking like headers). Both bounds bite:
+    // 2 KiB of data, at most 6 messages, records of 64..320 bytes.
+    test_ring r(ring_params{2048, 320, 6});
     uint64_t sent = 0, recvd = 0, rng = 12345;
     while (recvd < 100000) {
-        // Random burst in, random burst out: exercises every fill level and slot index.
-        const uint32_t nin = uint32_t(xorshift(rng) % 6);
+        // Random burst in, random burst out: exercises every fill level and offset.
+        const uint32_t nin = uint32_t(xorshift(rng) % 8);
         for (uint32_t i = 0; i < nin; ++i) {
-            uint8_t buf[112];
-            const uint32_t len = 16 + uint32_t(xorshift(rng) % 97);
+            uint8_t buf[304];
+            const uint32_t len = 16 + uint32_t(xorshift(rng) % 289);
             fill_msg(buf, len, sent);
             void *p = r.prod.try_claim(len);
             if (p == nullptr) {
-                EXPECT_EQ(sent - recvd, 4u);
+                EXPECT_GT(sent - recvd, 0u);
                 break;
             }
             std::memcpy(p, buf, len);
@@ -298,9 +368,9 @@ TEST(unit_transport_ring, wraps_across_many_laps)
             r.prod.commit(uint16_t(sent), len, uint16_t(sent >> 16));
             ++sent;
         }
-        const uint32_t nout = uint32_t(xorshift(rng) % 6);
+        const uint32_t nout = uint32_t(xorshift(rng) % 8);
         for (uint32_t i = 0; i < nout; ++i) {
-            const slot_view *v = r.cons.peek();
+            const record_view *v = r.cons.peek();
             if (v == nullptr) {
                 EXPECT_EQ(sent, recvd);
                 break;
@@ -313,42 +383,50 @@ TEST(unit_transport_ring, wraps_across_many_laps)
     EXPECT_FALSE(r.cons.corrupted());
 }
 
-TEST(unit_transport_ring, sequence_word_wraps_at_2_pow_32)
+TEST(unit_transport_ring, positions_wrap_at_2_pow_64)
 {
-    // Start both ends just below 2^32 (and, second round, just below 2^64). The slots must hold
-    // what the previous lap left there, as they would after 2^32 real messages.
-    for (uint64_t start : {uint64_t(0xfffffff0u), ~uint64_t(0) - 20}) {
-        const ring_params p{8, 64, 8};
-        aligned_mem mem(ring_layout::memsize(8, 64));
+    // Start both ends just below 2^32 bytes (and, second round, just below 2^64). The data area
+    // holds what an earlier lap left there: records at other offsets, payload bytes that look
+    // like this lap's marks. Only the header at the start position is free (the zeroing rule).
+    for (uint64_t start : {uint64_t(0xffffff00u), ~uint64_t(0) - 1023}) {
+        const ring_params p{1024, 128, 8};
+        aligned_mem mem(ring_layout::memsize(p.capacity));
         ASSERT_EQ(ring_layout::init(mem.ptr, mem.size, p), DOCA_SUCCESS);
         auto *ctrl = reinterpret_cast<ring_ctrl *>(mem.ptr);
         ctrl->head.store(start);
         ctrl->tail.store(start);
-        for (uint64_t pos = start; pos < start + 8; ++pos) {
-            auto *s = reinterpret_cast<slot_header *>(mem.ptr + k_ring_ctrl_size + (pos & 7) * 64);
-            s->seq.store(uint32_t(pos - 8 + 1));
+        for (uint32_t off = 0; off < p.capacity; off += 4) {
+            const uint32_t stale = record_mark(start + (off & ~63u)); // the marks this lap uses
+            std::memcpy(mem.ptr + k_ring_ctrl_size + off, &stale, 4);
         }
+        reinterpret_cast<record_header *>(mem.ptr + k_ring_ctrl_size + (start & 1023))->seq.store(0);
         ring_producer prod;
         ring_consumer cons;
         ASSERT_EQ(prod.attach(mem.ptr, mem.size), DOCA_SUCCESS);
         ASSERT_EQ(cons.attach(mem.ptr, mem.size), DOCA_SUCCESS);
         EXPECT_EQ(cons.peek(), nullptr);
         bool wake;
-        for (uint64_t i = 0; i < 64; ++i) {
+        uint64_t rng = start;
+        for (uint64_t i = 0; i < 200; ++i) {
+            uint8_t buf[112] = {};
             const uint64_t v = start + i;
-            ASSERT_EQ(prod.send(1, &v, 8, &wake), DOCA_SUCCESS);
-            const slot_view *sv = cons.peek();
+            std::memcpy(buf, &v, 8);
+            const uint32_t len = 8 + uint32_t(xorshift(rng) % 105);
+            ASSERT_EQ(prod.send(1, buf, len, &wake), DOCA_SUCCESS) << i;
+            const record_view *sv = cons.peek();
             ASSERT_NE(sv, nullptr) << i;
+            EXPECT_EQ(sv->len, len);
             EXPECT_EQ(*static_cast<const uint64_t *>(sv->data), v);
             cons.release();
             EXPECT_EQ(cons.peek(), nullptr) << i;
         }
+        EXPECT_FALSE(cons.corrupted());
     }
 }
 
 TEST(unit_transport_ring, lazy_tail_publication)
 {
-    test_ring r(16, 64); // limit 16 -> releases are published in batches of 4
+    test_ring r(ring_params{4096, 64, 16}); // releases published in batches of 4 messages
     ASSERT_EQ(r.cons.publish_batch(), 4u);
     bool wake;
     for (uint32_t i = 0; i < 16; ++i)
@@ -359,31 +437,41 @@ TEST(unit_transport_ring, lazy_tail_publication)
         ASSERT_NE(r.cons.peek(), nullptr);
         r.cons.release();
     }
+    EXPECT_EQ(r.ctrl()->released.load(), 0u);
     EXPECT_EQ(r.ctrl()->tail.load(), 0u);
     EXPECT_TRUE(r.prod.full());
     // ...the fourth publishes all four.
     ASSERT_NE(r.cons.peek(), nullptr);
     r.cons.release();
-    EXPECT_EQ(r.ctrl()->tail.load(), 4u);
+    EXPECT_EQ(r.ctrl()->released.load(), 4u);
+    EXPECT_EQ(r.ctrl()->tail.load(), 4u * 64);
     EXPECT_EQ(r.prod.in_flight(), 12u);
     // flush() publishes explicitly.
     ASSERT_NE(r.cons.peek(), nullptr);
     r.cons.release();
-    EXPECT_EQ(r.ctrl()->tail.load(), 4u);
+    EXPECT_EQ(r.ctrl()->released.load(), 4u);
     r.cons.flush();
-    EXPECT_EQ(r.ctrl()->tail.load(), 5u);
+    EXPECT_EQ(r.ctrl()->released.load(), 5u);
     // Finding the ring empty publishes everything.
     while (r.cons.peek() != nullptr)
         r.cons.release();
-    EXPECT_EQ(r.ctrl()->tail.load(), 16u);
+    EXPECT_EQ(r.ctrl()->released.load(), 16u);
     EXPECT_EQ(r.prod.in_flight(), 0u);
     // arm() publishes before it arms (no peek in between).
     ASSERT_EQ(r.prod.send(1, "z", 1, &wake), DOCA_SUCCESS);
     ASSERT_NE(r.cons.peek(), nullptr);
     r.cons.release();
-    EXPECT_EQ(r.ctrl()->tail.load(), 16u);
+    EXPECT_EQ(r.ctrl()->released.load(), 16u);
     EXPECT_TRUE(r.cons.arm());
-    EXPECT_EQ(r.ctrl()->tail.load(), 17u);
+    EXPECT_EQ(r.ctrl()->released.load(), 17u);
+    // A quarter of the capacity in bytes also publishes, whatever the message count.
+    test_ring b(ring_params{4096, 1024, 1000});
+    ASSERT_EQ(b.cons.publish_batch(), 250u);
+    std::vector<uint8_t> big(1008, 1);
+    ASSERT_EQ(b.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS);
+    ASSERT_NE(b.cons.peek(), nullptr);
+    b.cons.release();
+    EXPECT_EQ(b.ctrl()->tail.load(), 1024u);
 }
 
 TEST(unit_transport_ring, arm_and_wake)
@@ -414,6 +502,7 @@ TEST(unit_transport_ring, arm_and_wake)
     ASSERT_EQ(r.prod.send(1, "d", 1, &wake), DOCA_SUCCESS);
     EXPECT_FALSE(wake);
     // publish() + wake_needed() split.
+    ASSERT_NE(r.cons.peek(), nullptr);
     r.cons.release();
     ASSERT_EQ(r.cons.peek(), nullptr);
     EXPECT_TRUE(r.cons.arm());
@@ -425,36 +514,116 @@ TEST(unit_transport_ring, arm_and_wake)
     EXPECT_FALSE(r.prod.wake_needed());
 }
 
+TEST(unit_transport_ring, arm_sees_a_message_behind_padding)
+{
+    // The message that matters when arming sits after a padding record: arm() must report busy.
+    test_ring r(ring_params{1024, 512, 8});
+    std::vector<uint8_t> buf(496, 3);
+    bool wake;
+    ASSERT_EQ(r.prod.send(1, buf.data(), 300, &wake), DOCA_SUCCESS); // 320 bytes at 0
+    ASSERT_EQ(r.prod.send(1, buf.data(), 300, &wake), DOCA_SUCCESS); // 320 bytes at 320
+    for (int i = 0; i < 2; ++i) {
+        ASSERT_NE(r.cons.peek(), nullptr);
+        r.cons.release();
+    }
+    ASSERT_EQ(r.cons.peek(), nullptr); // publishes the tail
+    ASSERT_EQ(r.prod.send(1, buf.data(), 496, &wake), DOCA_SUCCESS); // pads 640..1023, then 0
+    EXPECT_FALSE(r.cons.arm());
+    const record_view *v = r.cons.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->len, 496u);
+    EXPECT_EQ(v->data, r.mem.ptr + k_ring_ctrl_size + 16);
+}
+
 TEST(unit_transport_ring, corrupt_peer_cannot_break_bounds)
 {
-    test_ring r(4, 64);
     bool wake;
-    ASSERT_EQ(r.prod.send(1, "x", 1, &wake), DOCA_SUCCESS);
-    // A hostile producer rewrites the length beyond the slot: never returned.
-    r.slot(0)->len = 1000;
-    EXPECT_EQ(r.cons.peek(), nullptr);
-    EXPECT_TRUE(r.cons.corrupted());
-    EXPECT_EQ(r.cons.peek(), nullptr); // sticky
-
-    // A hostile consumer publishes a tail beyond the producer's head: ignored, the producer
-    // keeps its (conservative) view and never over-commits.
-    test_ring r2(4, 64);
-    for (int i = 0; i < 4; ++i)
+    {
+        // A hostile producer rewrites the length beyond the record size: never returned.
+        test_ring r(4, 64);
+        ASSERT_EQ(r.prod.send(1, "x", 1, &wake), DOCA_SUCCESS);
+        r.header(0)->len = 1000;
+        EXPECT_EQ(r.cons.peek(), nullptr);
+        EXPECT_TRUE(r.cons.corrupted());
+        EXPECT_EQ(r.cons.peek(), nullptr); // sticky
+    }
+    {
+        // A length that is legal but would run past the end of the data area.
+        test_ring r(ring_params{1024, 512, 8});
+        std::vector<uint8_t> buf(300, 1);
+        for (int i = 0; i < 3; ++i) {
+            ASSERT_EQ(r.prod.send(1, buf.data(), 100, &wake), DOCA_SUCCESS); // 128 each
+            ASSERT_NE(r.cons.peek(), nullptr);
+            r.cons.release();
+        }
+        ASSERT_EQ(r.cons.peek(), nullptr);
+        // Forge a record at 384... no: at the consumer's position, claiming 496 bytes from 896.
+        for (int i = 0; i < 4; ++i) {
+            ASSERT_EQ(r.prod.send(1, buf.data(), 100, &wake), DOCA_SUCCESS);
+            ASSERT_NE(r.cons.peek(), nullptr);
+            r.cons.release();
+        }
+        ASSERT_EQ(r.cons.peek(), nullptr); // consumer at 896
+        record_header *h = r.header(896);
+        h->len = 496;
+        h->type = 1;
+        h->seq.store(record_mark(896));
+        EXPECT_EQ(r.cons.peek(), nullptr);
+        EXPECT_TRUE(r.cons.corrupted());
+    }
+    {
+        // Padding that does not end exactly at the lap's end, and padding at offset 0.
+        test_ring r(ring_params{1024, 128, 8});
+        record_header *h = r.header(0);
+        h->kind = k_record_padding;
+        h->len = 1024 - 16;
+        h->seq.store(record_mark(0));
+        EXPECT_EQ(r.cons.peek(), nullptr);
+        EXPECT_TRUE(r.cons.corrupted());
+        test_ring r2(ring_params{1024, 128, 8});
         ASSERT_EQ(r2.prod.send(1, "y", 1, &wake), DOCA_SUCCESS);
-    r2.ctrl()->tail.store(1000);
-    EXPECT_EQ(r2.prod.try_claim(1), nullptr);
-    EXPECT_EQ(r2.prod.in_flight(), 4u);
-    r2.ctrl()->tail.store(2);
-    EXPECT_NE(r2.prod.try_claim(1), nullptr);
-    EXPECT_EQ(r2.prod.in_flight(), 2u);
-    // pending() clamps a nonsense head.
-    r2.ctrl()->head.store(~uint64_t(0));
-    EXPECT_LE(r2.cons.pending(), r2.cons.capacity());
+        ASSERT_NE(r2.cons.peek(), nullptr);
+        r2.cons.release();
+        record_header *p = r2.header(64);
+        p->kind = k_record_padding;
+        p->len = 100;
+        p->seq.store(record_mark(64));
+        EXPECT_EQ(r2.cons.peek(), nullptr);
+        EXPECT_TRUE(r2.cons.corrupted());
+    }
+    {
+        // A hostile consumer publishes positions beyond the producer's: ignored, the producer
+        // keeps its (conservative) view and never over-commits.
+        test_ring r2(ring_params{1024, 64, 4});
+        for (int i = 0; i < 4; ++i)
+            ASSERT_EQ(r2.prod.send(1, "y", 1, &wake), DOCA_SUCCESS);
+        r2.ctrl()->tail.store(1000 * 64);
+        r2.ctrl()->released.store(1000);
+        EXPECT_EQ(r2.prod.try_claim(1), nullptr);
+        EXPECT_EQ(r2.prod.in_flight(), 4u);
+        r2.ctrl()->tail.store(2 * 64);
+        r2.ctrl()->released.store(2);
+        EXPECT_NE(r2.prod.try_claim(1), nullptr);
+        EXPECT_EQ(r2.prod.in_flight(), 2u);
+        // pending() clamps a nonsense value.
+        r2.ctrl()->committed.store(~uint64_t(0));
+        EXPECT_LE(r2.cons.pending(), r2.cons.limit());
+    }
+    {
+        // A consumer position that is not a record boundary: the consumer refuses to read.
+        aligned_mem mem(ring_layout::memsize(1024));
+        ASSERT_EQ(ring_layout::init(mem.ptr, mem.size, {1024, 64, 4}), DOCA_SUCCESS);
+        reinterpret_cast<ring_ctrl *>(mem.ptr)->tail.store(8);
+        ring_consumer c;
+        ASSERT_EQ(c.attach(mem.ptr, mem.size), DOCA_SUCCESS);
+        EXPECT_TRUE(c.corrupted());
+        EXPECT_EQ(c.peek(), nullptr);
+    }
 }
 
 TEST(unit_transport_ring_stress, two_threads_polled)
 {
-    test_ring r(64, 240); // capacity 64, slot 256
+    test_ring r(64, 240); // records up to 256 bytes, 64 in flight
     // Runs for `budget`, but not before `min_msgs` went through (many laps of the ring), so a
     // slow machine (sanitizers, a parallel build) still exercises the wrap-around; `hard_limit`
     // bounds a wedged run below the CTest timeout.
@@ -492,7 +661,7 @@ TEST(unit_transport_ring_stress, two_threads_polled)
     sc_test::backoff wait;
     bool ok = true;
     for (;;) {
-        const slot_view *v = r.cons.peek();
+        const record_view *v = r.cons.peek();
         if (v == nullptr) {
             if (got == total.load(std::memory_order_acquire) && !r.cons.ready())
                 break;
@@ -568,7 +737,7 @@ TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
     uint64_t got = 0, sleeps = 0;
     bool ok = true, lost = false;
     for (;;) {
-        const slot_view *v = r.cons.peek();
+        const record_view *v = r.cons.peek();
         if (v != nullptr) {
             if (!check_msg(*v, got)) {
                 ok = false;

@@ -58,7 +58,7 @@ uint32_t make_msg(uint8_t *p, uint64_t seq, uint32_t max)
     return len;
 }
 
-bool check_msg(const slot_view &v, uint64_t seq)
+bool check_msg(const record_view &v, uint64_t seq)
 {
     if (v.len < 16)
         return false;
@@ -97,7 +97,7 @@ int exchange(ring_producer &out, ring_consumer &in, uint64_t n)
                 progress = true;
             }
         }
-        if (const slot_view *v = in.peek()) {
+        if (const record_view *v = in.peek()) {
             if (!check_msg(*v, got))
                 return 2;
             in.release();
@@ -129,9 +129,15 @@ TEST(unit_transport_segment, layout_constants)
     EXPECT_EQ(sizeof(segment_header), 384u);
     const segment_params p = small_params();
     const uint64_t sz = segment::size_for(p.rings[c2s], p.rings[s2c]);
-    const uint64_t ring = 17u * 4096u; // 512 + 16 * 4096, rounded up to a page
-    EXPECT_EQ(sz, 4096u + ring + ring);
+    // c2s: 16 maximal records (+ a line) round up to 128 KiB of data; s2c: 10 to 64 KiB. Each
+    // ring adds its 512-byte control block, rounded up to a page.
+    EXPECT_EQ(sz, 4096u + (131072u + 4096u) + (65536u + 4096u));
     EXPECT_EQ(segment::size_for({3, 64, 1}, p.rings[s2c]), 0u);
+    // Whatever the queue sizes, a connection of maximal messages stays near 1 MiB (issue: at
+    // most 2 MiB per connection; layout 1 needed 64 MiB for two queues of 8192).
+    const uint64_t big = segment::size_for(ring_layout::params_for(8192, 4080), ring_layout::params_for(8192, 4080));
+    EXPECT_EQ(big, 4096u + 2 * (uint64_t(k_ring_default_budget) + 4096u));
+    EXPECT_LE(big, uint64_t(2) << 20);
 }
 
 TEST(unit_transport_segment, create_and_attach)
@@ -144,7 +150,7 @@ TEST(unit_transport_segment, create_and_attach)
     EXPECT_EQ(srv.layout().generation, 0x1122334455667788ull);
     EXPECT_EQ(srv.layout().rings[c2s].offset, 4096u);
     EXPECT_EQ(srv.layout().rings[c2s].limit, 16u);
-    EXPECT_EQ(srv.layout().rings[s2c].capacity, 16u);
+    EXPECT_EQ(srv.layout().rings[s2c].capacity, 65536u);
     EXPECT_EQ(srv.layout().rings[s2c].limit, 10u);
     EXPECT_EQ(srv.pid(server_side), uint32_t(getpid()));
 
@@ -171,7 +177,7 @@ TEST(unit_transport_segment, create_and_attach)
     EXPECT_EQ(cp.limit(), 16u);
     bool wake;
     ASSERT_EQ(cp.send(9, "ping", 4, &wake), DOCA_SUCCESS);
-    const slot_view *v = sc.peek();
+    const record_view *v = sc.peek();
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(v->type, 9u);
     EXPECT_EQ(std::memcmp(v->data, "ping", 4), 0);
@@ -195,7 +201,7 @@ TEST(unit_transport_segment, create_rejects_bad_params)
 {
     segment s;
     segment_params p = small_params();
-    p.rings[s2c].limit = 17;
+    p.rings[s2c].limit = 0;
     EXPECT_EQ(segment::create(p, s), DOCA_ERROR_INVALID_VALUE);
     p = small_params();
     p.rings[c2s].capacity = 12;
@@ -237,9 +243,11 @@ TEST(unit_transport_segment, validate_header_rejects_corruption)
     // Unpublished version -> AGAIN; another version -> UNSUPPORTED_VERSION.
     img[8] = 0;
     EXPECT_EQ(segment::validate_header(img, n, nullptr), DOCA_ERROR_AGAIN);
-    img[8] = 2;
+    img[8] = 1; // layout 1: fixed slots
     EXPECT_EQ(segment::validate_header(img, n, nullptr), DOCA_ERROR_UNSUPPORTED_VERSION);
-    img[8] = 1;
+    img[8] = 3;
+    EXPECT_EQ(segment::validate_header(img, n, nullptr), DOCA_ERROR_UNSUPPORTED_VERSION);
+    img[8] = uint8_t(k_segment_layout_version);
 
     // Every immutable header byte except generation (24..31) and creator_pid (32..35), which
     // are free-form, must be checked.
@@ -263,7 +271,7 @@ TEST(unit_transport_segment, validate_header_rejects_corruption)
             ring[i] ^= 0x10;
         }
     }
-    // Run-time words (heartbeats, ring positions, slots) are not part of validation.
+    // Run-time words (heartbeats, ring positions, records) are not part of validation.
     img[128] ^= 0xff;
     img[lay.rings[0].offset + 128] ^= 0xff;
     EXPECT_EQ(segment::validate_header(img, n, nullptr), DOCA_SUCCESS);

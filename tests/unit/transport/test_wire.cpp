@@ -40,11 +40,11 @@ accept_msg sample_accept()
     a.proto_version = 1;
     a.max_msg_size = 4080;
     a.connection_id = 0x0102030405060708ull;
-    a.c2s_capacity = 16;
-    a.s2c_capacity = 16;
+    a.c2s_capacity = 131072;
+    a.s2c_capacity = 131072;
     a.c2s_limit = 10;
     a.s2c_limit = 16;
-    a.slot_size = 4096;
+    a.max_record = 4096;
     a.segment_size = 4096 * 35;
     return a;
 }
@@ -175,7 +175,7 @@ TEST(unit_transport_wire, accept_and_reject_round_trip)
     EXPECT_EQ(ao.connection_id, a.connection_id);
     EXPECT_EQ(ao.c2s_limit, 10u);
     EXPECT_EQ(ao.s2c_limit, 16u);
-    EXPECT_EQ(ao.slot_size, 4096u);
+    EXPECT_EQ(ao.max_record, 4096u);
     EXPECT_EQ(ao.segment_size, a.segment_size);
     EXPECT_EQ(ao.max_msg_size, 4080u);
 
@@ -244,10 +244,13 @@ TEST(unit_transport_wire, encoder_refuses_invalid_fields)
     a.c2s_capacity = 12;
     EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
     a = sample_accept();
-    a.s2c_limit = 17;
+    a.c2s_capacity = 4096; // fewer than two maximal records
     EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
     a = sample_accept();
-    a.slot_size = 4095 + 1 - 64; // cannot hold 16 + 4080
+    a.s2c_limit = 0;
+    EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
+    a = sample_accept();
+    a.max_record = 4095 + 1 - 64; // cannot hold 16 + 4080
     EXPECT_EQ(encode(a, buf, sizeof buf, &len), DOCA_ERROR_INVALID_VALUE);
     a = sample_accept();
     a.segment_size = 1000;
