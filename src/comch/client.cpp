@@ -19,6 +19,7 @@ doca_comch_client::doca_comch_client(doca_dev *dev, std::string name)
 
 doca_comch_client::~doca_comch_client()
 {
+    watch_handshake(-1);
     if (connection_ && connection_->state_ != doca_comch_connection::state::closed)
         abort_connection(connection_.get(), softcomch::comch::k_status_connection_lost);
 }
@@ -39,14 +40,27 @@ doca_error_t doca_comch_client::do_start()
                        int(::getpid()));
     next_attempt_ns_ = 0;
     waiting_logged_ = false;
+    handshake_watcher_.ready = true;
     pe()->request_service();
     return DOCA_ERROR_IN_PROGRESS;
+}
+
+void doca_comch_client::watch_handshake(int fd) noexcept
+{
+    if (handshake_watcher_.fd == fd)
+        return;
+    if (handshake_watcher_.fd >= 0 && pe())
+        pe()->unwatch(handshake_watcher_.fd);
+    handshake_watcher_.fd = -1;
+    if (fd >= 0 && pe() && pe()->watch(fd, &handshake_watcher_) == DOCA_SUCCESS)
+        handshake_watcher_.fd = fd;
 }
 
 void doca_comch_client::do_stop()
 {
     if (connection_ && connection_->state_ == doca_comch_connection::state::open)
         connection_->state_ = doca_comch_connection::state::closing;
+    watch_handshake(-1);
     if (connector_)
         connector_.reset();
 }
@@ -78,12 +92,22 @@ unsigned doca_comch_client::poll_connecting()
 {
     if (!connector_)
         return 0;
-    uint64_t now = softcomch::now_ns();
-    if (now < next_attempt_ns_)
+    if (handshake_watcher_.fd >= 0) {
+        // Waiting for the server's answer: nothing to do until the socket is readable (the
+        // engine's slow path notices that; in epoll mode it wakes the program).
+        if (!handshake_watcher_.ready)
+            return 0;
+    } else if (softcomch::coarse_now_ns() < next_attempt_ns_) {
         return 0;
+    }
+    handshake_watcher_.ready = false;
     std::unique_ptr<transport::link> l;
     std::string why;
-    switch (connector_->step(l, why)) {
+    const transport::connector::result res = connector_->step(l, why);
+    // The socket of a handshake in flight (or none): the next step happens when it is readable.
+    watch_handshake(res == transport::connector::result::in_progress ? connector_->fd() : -1);
+    uint64_t now = softcomch::coarse_now_ns();
+    switch (res) {
     case transport::connector::result::in_progress:
         return 0;
     case transport::connector::result::no_server:
@@ -109,7 +133,7 @@ unsigned doca_comch_client::poll_connecting()
     case transport::connector::result::connected:
         break;
     }
-    connector_.reset();
+    connector_.reset(); // its socket is the link's now (already out of the epoll set)
     connection_ = std::make_unique<doca_comch_connection>(this, std::move(l));
     if (register_connection(connection_.get()) != DOCA_SUCCESS) {
         SC_LOG_ERR("comch client '%s': cannot watch the connection's descriptors", name_.c_str());
@@ -167,9 +191,15 @@ softcomch::core::arm_result doca_comch_client::try_arm()
     softcomch::core::arm_result r;
     switch (state()) {
     case DOCA_CTX_STATE_STARTING: {
-        uint64_t now = softcomch::now_ns();
-        constexpr uint64_t min_wait = 100'000; // handshake replies arrive within a few of these
-        r.timeout_ns = next_attempt_ns_ > now + min_wait ? next_attempt_ns_ - now : min_wait;
+        if (handshake_watcher_.fd >= 0) {
+            // The server's answer makes the watched socket readable: no timer needed.
+            r.busy = handshake_watcher_.ready;
+            return r;
+        }
+        // Looking for the server: try again when the retry interval is over.
+        uint64_t now = softcomch::coarse_now_ns();
+        r.timeout_ns = next_attempt_ns_ > now ? next_attempt_ns_ - now : 1;
+        r.busy = next_attempt_ns_ <= now;
         return r;
     }
     case DOCA_CTX_STATE_STOPPING:

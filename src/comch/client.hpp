@@ -33,8 +33,16 @@ protected:
 private:
     unsigned poll_connecting();
     bool wrong_representor_hint(std::string &why) const;
+    // Keeps the handshake socket (while the connector has one) in the engine's epoll set, so
+    // that a client waiting for the server's answer sleeps on it instead of on a timer.
+    void watch_handshake(int fd) noexcept;
 
     std::optional<softcomch::transport::connector> connector_;
+    struct handshake_watcher final : softcomch::core::fd_watcher {
+        int fd = -1;       // the descriptor in the engine's epoll set, -1 when none
+        bool ready = true; // the socket has something to read (or the first attempt is due)
+        void on_ready(uint32_t) override { ready = true; }
+    } handshake_watcher_;
     std::unique_ptr<doca_comch_connection> connection_;
     uint64_t next_attempt_ns_ = 0;
     bool waiting_logged_ = false;

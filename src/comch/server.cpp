@@ -18,6 +18,10 @@ namespace transport = softcomch::transport;
 namespace {
 // A client that connected but sent no hello within this time is dropped.
 constexpr uint64_t k_handshake_timeout_ns = 5'000'000'000ull;
+// Handshakes completed per progress call. Setting a connection up (segment, descriptors,
+// answer) takes tens of microseconds; a burst of hundreds of clients is spread over several
+// calls so that established connections keep being served in between.
+constexpr unsigned k_handshakes_per_poll = 16;
 } // namespace
 
 doca_comch_server::doca_comch_server(doca_dev *dev, doca_dev_rep *rep, std::string name)
@@ -154,8 +158,9 @@ unsigned doca_comch_server::accept_new()
 unsigned doca_comch_server::service_handshakes()
 {
     unsigned work = 0;
+    unsigned done = 0;
     uint64_t now = 0;
-    for (size_t i = 0; i < handshakes_.size();) {
+    for (size_t i = 0; i < handshakes_.size() && done < k_handshakes_per_poll;) {
         handshake &h = *handshakes_[i];
         if (!h.ready) {
             if (!now)
@@ -209,6 +214,7 @@ unsigned doca_comch_server::service_handshakes()
             pe()->unwatch(h.pending->fd()); // harmless if already removed
         handshakes_.erase(handshakes_.begin() + long(i));
         ++work;
+        ++done;
         if (conn) {
             doca_comch_connection *c = conn.get();
             SC_LOG_INFO("comch server '%s': client pid %d connected (max message %u bytes)", name_.c_str(),

@@ -83,7 +83,7 @@ inline constexpr uint32_t k_ring_max_record = (1u << 20) + 64; // a 1 MiB payloa
 inline constexpr uint32_t k_ring_max_limit = 1u << 24;        // messages in flight
 inline constexpr uint64_t k_ring_max_memsize = uint64_t(k_ring_ctrl_size) + k_ring_max_capacity;
 // Data bytes params_for() gives a ring at most, unless one maximal record needs more: enough for
-// 128 messages of 4080 bytes or 4096 of 64 bytes in flight, and it keeps a connection's segment
+// 128 messages of 4080 bytes or 8192 of up to 48 bytes in flight, and it keeps a connection's segment
 // (two rings) at about 1 MiB whatever its queue sizes.
 inline constexpr uint32_t k_ring_default_budget = 512u << 10;
 
@@ -204,7 +204,7 @@ public:
                                             uint32_t budget = k_ring_default_budget) noexcept
     {
         const uint32_t rec = record_size_for(max_payload);
-        uint64_t want = uint64_t(queue_size) * rec + k_cache_line; // + the zeroed next header
+        uint64_t want = uint64_t(queue_size) * rec;
         if (want > budget)
             want = budget;
         if (want < 2 * uint64_t(rec))
@@ -275,7 +275,7 @@ public:
 private:
     record_header *at(uint64_t pos) const noexcept;
     // Bytes a record of `size` bytes takes at the current head: padding to the end of the lap
-    // when it does not fit before it, the record, and the line of the header after it.
+    // when it does not fit before it, and the record.
     uint64_t footprint(uint32_t size, uint32_t *pad) const noexcept;
     bool fits(uint64_t bytes) const noexcept;
     bool room(uint64_t bytes) noexcept;

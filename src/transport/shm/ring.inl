@@ -10,13 +10,14 @@
 //   ctrl.armed                consumer sets to 1 (arm), either side clears to 0; every write
 //                             to it is an atomic exchange (see below)
 //
-// The zeroing rule: the sequence word at the producer's head position is 0 whenever the
-// consumer can look at it. init() zeroes the first header; every publish_record() zeroes the
-// header right after the record it publishes, before the release that publishes the record
-// (so the consumer, which reads that position only after acquiring the record, sees the 0 or
-// something newer), and the position it zeroes is free space: room() keeps one line beyond each
-// record. Hence the word the consumer polls holds either 0 or the mark of a record published
-// there for this lap, never payload bytes an earlier lap left at that offset.
+// The zeroing rule: when the consumer looks at the producer's head position, the word there is 0
+// or the header of a record one lap older (whose mark differs: it names another position),
+// never payload bytes an earlier lap left at that offset. init() zeroes the first header; every
+// publish_record() zeroes the header right after the record it publishes, before the release
+// that publishes the record (so the consumer, which reads that position only after acquiring the
+// record, sees the 0 or something newer). It does so only when that position is free space.
+// Otherwise the ring is exactly full and the position is the start of the oldest record the
+// producer knows unconsumed: a header, which only the producer rewrites, left as it is.
 //
 // Edges (each acquire/release below names its partner):
 //   R1 (publish_record: seq store-release)   -> A1 (peek: seq load-acquire)
@@ -57,7 +58,7 @@ inline uint64_t ring_producer::footprint(uint32_t size, uint32_t *pad) const noe
     // the padding is shorter than the record and the total stays within the capacity.
     const uint32_t off = uint32_t(head_ & mask_);
     *pad = off + uint64_t(size) > uint64_t(mask_) + 1 ? mask_ + 1 - off : 0;
-    return uint64_t(*pad) + size + k_cache_line;
+    return uint64_t(*pad) + size;
 }
 
 inline bool ring_producer::fits(uint64_t bytes) const noexcept
@@ -116,9 +117,12 @@ inline void ring_producer::publish_record(uint32_t size, uint32_t kind, uint16_t
     h->type = type;
     h->flags = flags;
     h->kind = kind;
-    // The zeroing rule (top of this file): the next position is free (room() kept a line for
-    // it), and the consumer reads it only after A1 on this record, which this store precedes.
-    at(head_ + size)->seq.store(0, std::memory_order_relaxed);
+    // The zeroing rule (top of this file): clear the next position if it is free space; the
+    // consumer reads it only after A1 on this record, which this store precedes. (Not free: the
+    // ring is exactly full and it holds the oldest unconsumed record's header; positions and
+    // records are whole lines, so there is no partial case.)
+    if (head_ + size - tail_cache_ < uint64_t(mask_) + 1)
+        at(head_ + size)->seq.store(0, std::memory_order_relaxed);
     // R1: pairs with A1 in ring_consumer::peek(). Makes the header, the payload and the zeroed
     // next header visible together with the mark of this position.
     h->seq.store(record_mark(head_), std::memory_order_release);

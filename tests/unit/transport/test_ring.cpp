@@ -122,9 +122,10 @@ TEST(unit_transport_ring_layout, sizing_helpers)
     EXPECT_EQ(ring_layout::pow2_at_least(0), 1u);
     EXPECT_EQ(ring_layout::pow2_at_least(10), 16u);
     EXPECT_EQ(ring_layout::pow2_at_least(16), 16u);
-    // The whole queue of maximal records, plus the line after the last one, when it fits.
+    // The whole queue of maximal records when it fits.
     EXPECT_EQ(ring_layout::params_for(10, 4080), (ring_params{65536, 4096, 10}));
-    EXPECT_EQ(ring_layout::params_for(16, 4080), (ring_params{131072, 4096, 16}));
+    EXPECT_EQ(ring_layout::params_for(16, 4080), (ring_params{65536, 4096, 16}));
+    EXPECT_EQ(ring_layout::params_for(17, 4080), (ring_params{131072, 4096, 17}));
     // Small messages pack: 8192 records of 64 bytes.
     EXPECT_EQ(ring_layout::params_for(8192, 48), (ring_params{524288, 64, 8192}));
     // A large queue of large messages: the budget, whatever the queue size (sends then wait).
@@ -287,31 +288,57 @@ TEST(unit_transport_ring, full_by_messages_and_by_bytes)
     }
     {
         // 4096 bytes, records of 1024 (1008-byte payloads), up to 100 messages: bytes bound it.
-        // Three fit (3 KiB, plus the line after the last); the fourth must wait for room.
+        // Three big ones and 16 one-line ones fill it exactly; the next must wait for room.
         test_ring r(ring_params{4096, 1024, 100});
         std::vector<uint8_t> big(1008, 7);
         bool wake;
         for (int i = 0; i < 3; ++i)
             ASSERT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS) << i;
-        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN);
-        // Small messages still fit in what is left (16 lines minus 48, minus the guard line).
         for (int i = 0; i < 15; ++i)
             ASSERT_EQ(r.prod.send(2, "s", 1, &wake), DOCA_SUCCESS) << i;
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN);
+        ASSERT_EQ(r.prod.send(2, "s", 1, &wake), DOCA_SUCCESS) << "the last line";
         EXPECT_TRUE(r.prod.full());
-        // Releasing the first big one lets another big one in (after padding to the lap's end).
+        // Exactly full: the header after the last record is the oldest record's, which must
+        // survive (the zeroing rule skips it). Everything comes out in order.
+        for (int i = 0; i < 3; ++i) {
+            const record_view *v = r.cons.peek();
+            ASSERT_NE(v, nullptr) << i;
+            EXPECT_EQ(v->type, 1u);
+            EXPECT_EQ(v->len, 1008u);
+            r.cons.release();
+        }
+        for (int i = 0; i < 16; ++i) {
+            const record_view *v = r.cons.peek();
+            ASSERT_NE(v, nullptr) << i;
+            EXPECT_EQ(v->type, 2u);
+            r.cons.release();
+        }
+        EXPECT_EQ(r.cons.peek(), nullptr);
+        EXPECT_FALSE(r.cons.corrupted());
+    }
+    {
+        // Padding: three big ones and 8 small ones leave 512 bytes at the end of the lap. A big
+        // one needs the padding plus its own 1024 bytes, so it waits until the first big one is
+        // released (and the release published), then lands at the start of the next lap.
+        test_ring r(ring_params{4096, 1024, 100});
+        std::vector<uint8_t> big(1008, 7);
+        bool wake;
+        for (int i = 0; i < 3; ++i)
+            ASSERT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS) << i;
+        for (int i = 0; i < 8; ++i)
+            ASSERT_EQ(r.prod.send(2, "s", 1, &wake), DOCA_SUCCESS) << i;
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN) << "512 bytes left, in the wrong place";
+        EXPECT_FALSE(r.prod.full()) << "a small one still fits";
         ASSERT_NE(r.cons.peek(), nullptr);
-        r.cons.release();
-        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN) << "release not published yet";
-        r.cons.flush();
-        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN) << "the lap's end is too small";
+        r.cons.release(); // a quarter of the capacity: published at once
+        EXPECT_EQ(r.ctrl()->tail.load(), 1024u);
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS);
         for (int i = 0; i < 2; ++i) {
             ASSERT_NE(r.cons.peek(), nullptr);
             r.cons.release();
         }
-        r.cons.flush();
-        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS);
-        // In order: the 15 small ones, then the big one from the next lap.
-        for (int i = 0; i < 15; ++i) {
+        for (int i = 0; i < 8; ++i) {
             const record_view *v = r.cons.peek();
             ASSERT_NE(v, nullptr) << i;
             EXPECT_EQ(v->type, 2u);

@@ -129,9 +129,9 @@ TEST(unit_transport_segment, layout_constants)
     EXPECT_EQ(sizeof(segment_header), 384u);
     const segment_params p = small_params();
     const uint64_t sz = segment::size_for(p.rings[c2s], p.rings[s2c]);
-    // c2s: 16 maximal records (+ a line) round up to 128 KiB of data; s2c: 10 to 64 KiB. Each
-    // ring adds its 512-byte control block, rounded up to a page.
-    EXPECT_EQ(sz, 4096u + (131072u + 4096u) + (65536u + 4096u));
+    // c2s: 16 maximal records, 64 KiB of data; s2c: 10, rounded up to 64 KiB too. Each ring adds
+    // its 512-byte control block, rounded up to a page.
+    EXPECT_EQ(sz, 4096u + (65536u + 4096u) + (65536u + 4096u));
     EXPECT_EQ(segment::size_for({3, 64, 1}, p.rings[s2c]), 0u);
     // Whatever the queue sizes, a connection of maximal messages stays near 1 MiB (issue: at
     // most 2 MiB per connection; layout 1 needed 64 MiB for two queues of 8192).

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Programs written the way people write them for a BlueField (tests/programs), run as real
+// process pairs over the shared-memory transport:
+//   - a secure_channel-shaped pair: producer and consumer threads on their own engines over one
+//     connection, teardown that frees posted receives while they are in flight and then stops;
+//   - NVIDIA's pe_event loop on both sides of a ping-pong, clearing with handle 0: it must sleep
+//     when idle and not wake up for nothing;
+//   - 64 client threads in one process, each with its own device, engine and client, sleeping in
+//     epoll, against one server (the 512-thread run is the `stress` label and `make bench`).
+// Each program checks a sequence number and a checksum on every message; SoftComch must not log
+// a single warning or error for any of them.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "process_runner.hpp"
+
+namespace {
+
+std::string program(const std::string &name)
+{
+    return std::string(SOFTCOMCH_PROGRAMS_DIR) + "/" + name;
+}
+
+// SDK log lines at WARNING or above (the SDK's own format: [time][pid][DOCA][LVL][file:line]).
+std::vector<std::string> sdk_complaints(const std::string &text)
+{
+    std::vector<std::string> out;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string line = text.substr(begin, end - begin);
+        for (const char *lvl : {"][DOCA][ERR][", "][DOCA][WRN][", "][DOCA][CRT]["})
+            if (line.find(lvl) != std::string::npos)
+                out.push_back(line);
+        begin = end + 1;
+    }
+    return out;
+}
+
+void expect_clean(const sc_test::proc_result &r)
+{
+    EXPECT_FALSE(r.timed_out) << r.out << r.err;
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    auto lines = sdk_complaints(r.err);
+    EXPECT_TRUE(lines.empty()) << "SoftComch complained:\n" << (lines.empty() ? "" : lines.front()) << "\n(" << lines.size()
+                               << " lines)";
+}
+
+TEST(Patterns, SecureChannelShapedPairSmallMessages)
+{
+    auto r = sc_test::run_process({program("comch_sc_pair"), "-s", "1024", "-n", "1000"}, {.timeout_s = 90});
+    expect_clean(r);
+    EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
+        << r.out;
+    EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
+        << r.out;
+}
+
+TEST(Patterns, SecureChannelShapedPairLargeMessages)
+{
+    auto r = sc_test::run_process({program("comch_sc_pair"), "-s", "65535", "-n", "3000"}, {.timeout_s = 120});
+    expect_clean(r);
+    EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
+    EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
+}
+
+TEST(Patterns, EventLoopClearingWithHandleZeroSleepsUntilThereIsWork)
+{
+    auto r = sc_test::run_process({program("comch_event_loop"), "--messages", "200", "--idle-ms", "300"},
+                                  {.timeout_s = 90});
+    expect_clean(r);
+    EXPECT_TRUE(sc_test::has_line(r.out, "client_idle_wakeups,0")) << r.out;
+    EXPECT_TRUE(sc_test::has_line(r.out, "result,ok")) << r.out;
+}
+
+TEST(Patterns, SixtyFourClientThreadsInOneProcess)
+{
+    // The published experiment's sizes: receive queue 8192 and 10240 send tasks per context.
+    auto r = sc_test::run_process({program("comch_threads"), "--clients", "64", "--no-baseline", "--timeout", "90"},
+                                  {.timeout_s = 120});
+    expect_clean(r);
+    for (const char *line : {"clients_connected,64,", "clients_exchanged,64,", "clients_idle,64,",
+                             "server_disconnects,64,", "server_echoed,1024,", "result,ok"})
+        EXPECT_TRUE(sc_test::has_line(r.out, line)) << line << "\n" << r.out;
+}
+
+} // namespace
