@@ -44,7 +44,8 @@ stress: build
 
 bench: build
 	$(BUILD)/bench/spin_baseline && $(BUILD)/bench/ring_bench && $(BUILD)/bench/comch_rtt && \
-	$(BUILD)/bench/comch_scale && $(BUILD)/bench/fastpath_bench && $(BUILD)/bench/comch_fastpath
+	$(BUILD)/bench/comch_scale && $(BUILD)/bench/fastpath_bench && $(BUILD)/bench/comch_fastpath && \
+	$(BUILD)/tests/programs/comch_threads --clients 512
 
 clean:
 	rm -rf build build-asan build-tsan install
