@@ -4,11 +4,13 @@
 #   make test    install what is missing, build, run every default test
 #   make asan / make tsan   the same tests under AddressSanitizer+UBSan / ThreadSanitizer
 #   make stress  the long stress runs (CTest label `stress`)
-#   make install PREFIX=/opt/softcomch
+#   make install PREFIX=/opt/softcomch   (DOCA's layout; a system prefix is registered with
+#                                          ldconfig: LDCONFIG=auto|yes|no, see README)
 BUILD   ?= build
 PREFIX  ?= $(CURDIR)/install
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
+LDCONFIG ?= auto
 
 .PHONY: all deps build install demo test asan tsan stress bench clean
 
@@ -26,6 +28,7 @@ build: deps $(BUILD)/build.ninja
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX) > /dev/null
 	@echo "softcomch: installed into $(PREFIX)"
+	@scripts/register-libdir.sh "$(PREFIX)" "$(LDCONFIG)"
 
 demo: install
 	$(PREFIX)/bin/softcomch demo

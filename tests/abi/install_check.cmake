@@ -14,6 +14,7 @@
 #    runs with SOFTCOMCH_SIDE set to the flavour's side. The program reports its flavour (from
 #    DOCA_ARCH_HOST / DOCA_ARCH_DPU) and the library it really loaded, which must be the
 #    installed one.
+# 3. Without pkg-config, with plain -I/-L flags (see the end of this file).
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -112,3 +113,19 @@ foreach(flavour host dpu)
   endforeach()
   message(STATUS "${flavour}: built with `pkg-config --cflags --libs doca-comch doca-argp` and ran:\n${out}")
 endforeach()
+
+# 3. The way cgo bindings and hand-written Makefiles build against DOCA: no pkg-config, just
+#    -I<prefix>/include -L<prefix>/<libdir> (DOCA's layout: lib/<multiarch>). The host flavour's
+#    doca_build_config.h must be reachable from include/ itself. The loader finds the libraries
+#    through LD_LIBRARY_PATH here (a system prefix registers them with ldconfig: make install).
+set(exe ${WORK_DIR}/smoke_plain)
+run("plain -I/-L: compiling and linking ${SOURCE}"
+    ${CC} -std=c11 -Wall -Wextra -Werror ${extra_flags} -I${prefix}/include ${SOURCE} -o ${exe}
+    -L${prefix}/${LIBDIR} -ldoca_comch -ldoca_argp -ldoca_common)
+set(ENV{SOFTCOMCH_SIDE} host)
+set(ENV{LD_LIBRARY_PATH} ${prefix}/${LIBDIR})
+run("plain -I/-L: running the program" ${exe})
+if(NOT run_out MATCHES "flavour=host\n")
+  message(FATAL_ERROR "plain -I/-L: include/ does not give the host flavour:\n${run_out}")
+endif()
+message(STATUS "plain -I${prefix}/include -L${prefix}/${LIBDIR}: built and ran:\n${run_out}")

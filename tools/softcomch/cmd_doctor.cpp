@@ -1102,6 +1102,16 @@ void check_ld_library_path(report &r, const std::string &libdir)
     r.add(verdict::ok, "LD_LIBRARY_PATH", "set; holds no other " + soname);
 }
 
+// The install prefix of a library directory: <prefix>/lib, <prefix>/lib64 or DOCA's
+// <prefix>/lib/<multiarch> (lib/x86_64-linux-gnu).
+std::string prefix_of_libdir(const std::string &libdir)
+{
+    fs::path p(libdir);
+    if (p.filename() != "lib" && p.filename() != "lib64" && p.parent_path().filename() == "lib")
+        p = p.parent_path();
+    return p.parent_path().string();
+}
+
 void check_install(report &r)
 {
     json::value facts = json::value::object();
@@ -1122,9 +1132,9 @@ void check_install(report &r)
     const bool installed = ::access((libdir + "/pkgconfig/doca-comch.pc").c_str(), F_OK) == 0;
     facts.set("library", real).set("library_version", lib_version).set("installed", installed);
     if (installed)
-        facts.set("prefix", fs::path(libdir).parent_path().string());
+        facts.set("prefix", prefix_of_libdir(libdir));
 
-    std::string where = installed ? "installed tree " + fs::path(libdir).parent_path().string()
+    std::string where = installed ? "installed tree " + prefix_of_libdir(libdir)
                                   : "build tree: install checks skipped";
     if (lib_version != SOFTCOMCH_VERSION_STRING) {
         r.add(verdict::warn, "library",
