@@ -109,9 +109,11 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 /**
  * @brief Drops one reference taken by doca_dev_open(); the last one closes the device.
  * @param [in] dev the device.
+ * The last one closes the handle even while other objects (memory maps, representors, Comch
+ * contexts) still use the device: they keep working, and the device is freed with the last of
+ * them.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an object that is not an open
- * device; DOCA_ERROR_IN_USE when this is the last reference and other objects (memory maps,
- * representors, Comch contexts) still use the device: destroy them first.
+ * device.
  */
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev);
 

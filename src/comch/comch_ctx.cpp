@@ -422,6 +422,10 @@ void comch_ctx::handle_announce(doca_comch_connection *conn, const softcomch::tr
         std::lock_guard<std::mutex> g(conn->fast_.mu);
         conn->fast_.remote[m.consumer_id] = rc_ok;
     }
+    // Both ways of saying yes: the shared word lets the consumer's own engine finish its start
+    // (a program may progress only the consumer's engine while it waits for RUNNING, as
+    // NVIDIA's dpu_gpu_remote_offload does); the message keeps the refusal path and old peers.
+    rc_ok->queue.accept();
     send_ack(conn, m.consumer_id, DOCA_SUCCESS);
     pe()->flush_completions();
     if (new_consumer_cb_)

@@ -335,6 +335,8 @@ unsigned doca_comch_consumer::poll()
         return 0;
     case DOCA_CTX_STATE_STARTING: {
         int st = ack_status_.load(std::memory_order_acquire);
+        if (st < 0 && queue_.attached() && queue_.accepted())
+            st = 0; // accepted through the channel: no need to wait for the connection's engine
         if (st < 0 && !peer_gone_.load(std::memory_order_acquire))
             return 0;
         if (st == 0) {
@@ -381,7 +383,7 @@ softcomch::core::arm_result doca_comch_consumer::try_arm()
 {
     softcomch::core::arm_result r;
     if (state() == DOCA_CTX_STATE_STARTING) {
-        r.timeout_ns = 1'000'000; // the acknowledgement arrives on the connection's engine
+        r.timeout_ns = 1'000'000; // the peer's acceptance is a shared word: look again in 1 ms
         return r;
     }
     if (state() == DOCA_CTX_STATE_STOPPING || (queue_.attached() && !queue_.arm()))

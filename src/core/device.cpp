@@ -23,6 +23,11 @@ struct softcomch_device_access {
     static doca_dev *make(doca_devinfo *i) { return new doca_dev(i); }
     static doca_dev_rep *make(doca_devinfo_rep *i, doca_dev *parent) { return new doca_dev_rep(i, parent); }
     static void destroy(doca_dev *d) noexcept { delete d; }
+    static void close(doca_dev *d) noexcept
+    {
+        d->closed_.store(true, std::memory_order_seq_cst);
+        d->free_if_unused();
+    }
     static void destroy(doca_dev_rep *d) noexcept { delete d; }
 };
 
@@ -112,7 +117,10 @@ doca_error_t pci_addr_equal(const char *func, const std::string &canonical, cons
 {
     std::string parsed;
     if (!canonical_pci_addr(in, parsed)) {
-        SC_LOG_ERR("%s: malformed PCI address \"%.24s\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)",
+        // Debug level: NVIDIA's device lookups (applications/storage, dpu_gpu_remote_offload) try
+        // every user identifier of PCI length as an address first and fall back to names; the
+        // refusal is the answer they expect, not a mistake worth an error line per device.
+        SC_LOG_DBG("%s: malformed PCI address \"%.24s\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)",
                    func, in);
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -398,16 +406,14 @@ doca_error_t dev_close(doca_dev *dev)
         return DOCA_ERROR_INVALID_VALUE;
     }
     uint32_t &n = access::opens_of(dev);
-    if (n == 1 && dev->holders() > 0) {
-        SC_LOG_ERR("doca_dev_close: %s (%s) is still used by %u object(s) (memory maps, representors, Comch "
-                   "contexts): destroy them first",
-                   dev->info()->pci_addr().c_str(), dev->info()->ibdev_name().c_str(), dev->holders());
-        return DOCA_ERROR_IN_USE;
-    }
     if (--n == 0) {
+        // The handle is closed from here on; the object lives until its holders let go.
         access::open_of(dev->info()) = nullptr;
         g_open_devs.erase(dev);
-        access::destroy(dev);
+        if (uint32_t h = dev->holders(); h > 0)
+            SC_LOG_DBG("doca_dev_close: %s (%s) still used by %u object(s); freed when the last one goes",
+                       dev->info()->pci_addr().c_str(), dev->info()->ibdev_name().c_str(), h);
+        access::close(dev);
     }
     return DOCA_SUCCESS;
 }
@@ -488,3 +494,22 @@ bool is_open_representor(const doca_dev_rep *rep) noexcept
 }
 
 } // namespace softcomch::core
+
+void doca_dev::release() noexcept
+{
+    // seq_cst, like the close's store of closed_: see free_if_unused().
+    if (holders_.fetch_sub(1, std::memory_order_seq_cst) == 1)
+        free_if_unused();
+}
+
+void doca_dev::free_if_unused() noexcept
+{
+    // Closed and unheld: free. The close (closed_ store, then this) and the last release
+    // (holders_ decrement, then this) both come here; with every access seq_cst, at least one
+    // of them sees both conditions (the Dekker pattern), and freed_ lets only one free.
+    if (!closed_.load(std::memory_order_seq_cst) || holders_.load(std::memory_order_seq_cst) != 0)
+        return;
+    if (freed_.exchange(true, std::memory_order_acq_rel))
+        return;
+    delete this;
+}

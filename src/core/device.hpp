@@ -224,20 +224,27 @@ struct doca_dev {
     doca_devinfo *info() const noexcept { return info_; }
     uint32_t open_count() const noexcept { return opens_; }
 
-    // Objects that use the device while it is open (mmaps, representors, Comch contexts) hold it:
-    // hold() when they take it, release() when they let go. The last doca_dev_close() of a held
-    // device fails with DOCA_ERROR_IN_USE.
-    void hold() noexcept { holders_.fetch_add(1, std::memory_order_relaxed); }
-    void release() noexcept { holders_.fetch_sub(1, std::memory_order_relaxed); }
-    uint32_t holders() const noexcept { return holders_.load(std::memory_order_relaxed); }
+    // Objects that use the device (mmaps, representors, Comch contexts) hold it: hold() when they
+    // take it, release() when they let go. The last doca_dev_close() of a held device closes the
+    // handle at once (the program may not use it any more) and leaves the object to its last
+    // holder's release(), which frees it: NVIDIA's applications close a device before the
+    // representors and memory maps that use it.
+    void hold() noexcept { holders_.fetch_add(1, std::memory_order_acq_rel); }
+    void release() noexcept;
+    uint32_t holders() const noexcept { return holders_.load(std::memory_order_acquire); }
 
 private:
     friend struct softcomch_device_access;
     explicit doca_dev(doca_devinfo *info) noexcept : info_(info) {}
     ~doca_dev() = default;
+    // Frees the object once it is both closed and unheld; whichever of dev_close() and release()
+    // sees that state first does it, exactly once.
+    void free_if_unused() noexcept;
     doca_devinfo *info_;
     uint32_t opens_ = 0;
     std::atomic<uint32_t> holders_{0};
+    std::atomic<bool> closed_{false}; // the last doca_dev_close() happened
+    std::atomic<bool> freed_{false};  // the free is taken (by close or by the last release)
 };
 
 struct doca_dev_rep {
@@ -282,7 +289,7 @@ bool is_open_device(const doca_dev *dev) noexcept;
 bool is_open_representor(const doca_dev_rep *rep) noexcept;
 
 // Compares a PCI address string with a canonical address. INVALID_VALUE (logged, naming
-// `func`) when `in` is malformed.
+// `func`, at debug level) when `in` is malformed.
 doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in, uint8_t *is_equal);
 
 } // namespace softcomch::core

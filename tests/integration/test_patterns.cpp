@@ -69,6 +69,17 @@ TEST(Patterns, SecureChannelShapedPairLargeMessages)
     EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
 }
 
+TEST(Patterns, ConsumerStartsOnItsOwnEngineWhileTheConnectionIsNotProgressed)
+{
+    // NVIDIA's dpu_gpu_remote_offload waits for RUNNING on the consumer's engine only.
+    auto r = sc_test::run_process({program("comch_sc_pair"), "-s", "256", "-n", "200", "--hold-connection",
+                                   "--timeout", "30"},
+                                  {.timeout_s = 60});
+    expect_clean(r);
+    EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 200 of 200", {"ok"})) << r.out;
+    EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 200 of 200", {"ok"})) << r.out;
+}
+
 TEST(Patterns, EventLoopClearingWithHandleZeroSleepsUntilThereIsWork)
 {
     auto r = sc_test::run_process({program("comch_event_loop"), "--messages", "200", "--idle-ms", "300"},

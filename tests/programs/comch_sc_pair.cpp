@@ -14,7 +14,11 @@
 // Unlike secure_channel every fast-path message carries a sequence number and a checksum, and the
 // consumer checks both (one producer to one consumer is FIFO).
 //
-// Usage: comch_sc_pair -s SIZE -n COUNT [--role both|dpu|host] [--timeout SECONDS]
+// With --hold-connection the host side's main thread stops progressing the control path until
+// its consumer is RUNNING (the DPU side keeps progressing, so it accepts that consumer), as NVIDIA's dpu_gpu_remote_offload does while a worker waits on the consumer's own
+// engine: the consumer must reach RUNNING through its own engine alone.
+//
+// Usage: comch_sc_pair -s SIZE -n COUNT [--role both|dpu|host] [--timeout SECONDS] [--hold-connection]
 //   both (default): forks the DPU side, runs the host side; exit 0 only if both sides moved every
 //   message intact and tore down cleanly.
 #include <doca_buf.h>
@@ -73,6 +77,8 @@ struct side_ctx {
     std::atomic<int> active_threads{0};
     doca_comch_connection *conn = nullptr;
     std::atomic<bool> failed{false};
+    std::atomic<bool> consumer_running{false};
+    bool hold_connection = false;
     clock_type::time_point deadline;
     uint64_t produced = 0, consumed = 0;
 };
@@ -331,6 +337,7 @@ void run_consumer()
         fail("consumer configuration or start failed");
     } else {
         wait_state(pe, ctx, DOCA_CTX_STATE_RUNNING);
+        s.consumer_running = true;
         c.state = fp_state::running;
         for (uint32_t i = 0; i < tasks && !s.failed; ++i) {
             if (doca_buf_inventory_buf_get_by_addr(mem.inv, mem.mmap, mem.data + size_t(i) * c.size, c.size,
@@ -437,9 +444,10 @@ void send_meta(doca_pe *pe, doca_comch_server *srv, doca_comch_client *cli, uint
         fail("control send failed");
 }
 
-int run_side(role r, uint32_t size, uint32_t num, int timeout_s)
+int run_side(role r, uint32_t size, uint32_t num, int timeout_s, bool hold)
 {
     side_ctx s;
+    s.hold_connection = hold;
     s.r = r;
     s.send_num = num;
     s.send_size = size;
@@ -502,9 +510,11 @@ int run_side(role r, uint32_t size, uint32_t num, int timeout_s)
     }
     s.active_threads = 2;
     std::thread prod(run_producer), cons(run_consumer);
-    // Producers' and consumers' negotiation runs on this engine: keep progressing it.
+    // Producers' and consumers' negotiation runs on this engine: keep progressing it (with
+    // --hold-connection, only once the consumer made it to RUNNING on its own engine).
     while (s.active_threads.load() > 0)
-        (void)doca_pe_progress(pe);
+        if (!s.hold_connection || s.consumer_running || s.failed)
+            (void)doca_pe_progress(pe);
     prod.join();
     cons.join();
     // Both sides are done with the fast path: the DPU side says so, the host side waits for it.
@@ -542,7 +552,7 @@ int run_side(role r, uint32_t size, uint32_t num, int timeout_s)
 
 [[noreturn]] void usage()
 {
-    std::fprintf(stderr, "usage: comch_sc_pair -s SIZE -n COUNT [--role both|dpu|host] [--timeout SECONDS]\n");
+    std::fprintf(stderr, "usage: comch_sc_pair -s SIZE -n COUNT [--role both|dpu|host] [--timeout SECONDS] [--hold-connection]\n");
     std::exit(2);
 }
 
@@ -553,8 +563,13 @@ int main(int argc, char **argv)
     uint32_t size = 0, num = 0;
     int timeout_s = 60;
     std::string which = "both";
+    bool hold = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
+        if (a == "--hold-connection") {
+            hold = true;
+            continue;
+        }
         if (i + 1 >= argc)
             usage();
         if (a == "-s")
@@ -579,15 +594,15 @@ int main(int argc, char **argv)
         setenv("SOFTCOMCH_FABRIC", f.c_str(), 1);
     }
     if (which == "dpu")
-        return run_side(role::dpu, size, num, timeout_s);
+        return run_side(role::dpu, size, num, timeout_s, false);
     if (which == "host")
-        return run_side(role::host, size, num, timeout_s);
+        return run_side(role::host, size, num, timeout_s, hold);
     if (which != "both")
         usage();
     pid_t dpu = fork();
     if (dpu == 0)
-        _exit(run_side(role::dpu, size, num, timeout_s));
-    int host_rc = run_side(role::host, size, num, timeout_s);
+        _exit(run_side(role::dpu, size, num, timeout_s, false));
+    int host_rc = run_side(role::host, size, num, timeout_s, hold);
     int status = 0;
     waitpid(dpu, &status, 0);
     return host_rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;

@@ -168,6 +168,7 @@ doca_error_t fast_channel::init(void *mem, uint64_t len, const fast_channel_para
     new (&ctrl->claim_pos) std::atomic<uint64_t>(0);
     new (&ctrl->comp_head) std::atomic<uint64_t>(0);
     new (&ctrl->producer_pid) std::atomic<uint32_t>(0);
+    new (&ctrl->accepted) std::atomic<uint32_t>(0);
     new (&ctrl->armed) std::atomic<uint32_t>(0);
 
     // Queues: every slot "free for position i" (seq = i), other fields zero. The region between

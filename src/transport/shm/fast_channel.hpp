@@ -58,6 +58,8 @@
 //               -> producer reuses it (comp seq load, acquire)
 //   R25 -> A25  producer's wake check (armed exchange, release) -> consumer's arm (armed
 //               exchange, acquire): the Dekker pair of the sleep protocol, as in ring.inl
+//   R26 -> A26  the peer accepted the consumer (accepted store, release) -> the consumer's
+//               start completes (accepted load, acquire), on the consumer's own engine
 //
 // Trust: the peer is another process and may be buggy or dead. Each side validates the header
 // once (attach) and afterwards uses only process-local copies of sizes and masks, so no value
@@ -90,7 +92,8 @@ namespace softcomch::transport::shm {
 // "SCFASTCH" read as a little-endian uint64_t.
 inline constexpr uint64_t k_fast_magic = 0x4843545341464353ull;
 // Layout version, written last by the creator (R20). 0 means "not published yet".
-inline constexpr uint32_t k_fast_layout_version = 1;
+// 2: the `accepted` word (docs/shm_layout.md, section 10 history).
+inline constexpr uint32_t k_fast_layout_version = 2;
 // Bytes of the control block in front of the post queue (five 128-byte blocks).
 inline constexpr uint32_t k_fast_ctrl_size = 640;
 // Bytes per post-queue entry and per completion-queue entry.
@@ -161,7 +164,9 @@ struct fast_channel_ctrl {
     uint8_t pad_claim[120];
     std::atomic<uint64_t> comp_head;    // completion positions taken so far (free-running)
     std::atomic<uint32_t> producer_pid; // last attached producer process (diagnostics; relaxed)
-    uint8_t pad_comp[116];
+    std::atomic<uint32_t> accepted;     // 1: the peer has mapped the channel and the memory and
+                                        // will address this consumer (R26 / A26)
+    uint8_t pad_comp[112];
     std::atomic<uint32_t> armed; // 1: the consumer sleeps and wants a wake-up
     uint8_t pad_armed[124];
 };
@@ -178,6 +183,7 @@ static_assert(offsetof(fast_channel_ctrl, consumer_pid) == 132);
 static_assert(offsetof(fast_channel_ctrl, claim_pos) == 256);
 static_assert(offsetof(fast_channel_ctrl, comp_head) == 384);
 static_assert(offsetof(fast_channel_ctrl, producer_pid) == 392);
+static_assert(offsetof(fast_channel_ctrl, accepted) == 396);
 static_assert(offsetof(fast_channel_ctrl, armed) == 512);
 
 // One post-queue entry. seq protocol (positions are free-running u64; capacity C):
@@ -396,6 +402,9 @@ public:
     uint32_t capacity() const noexcept { return mask_ + 1; }
     uint32_t num_tasks() const noexcept { return num_tasks_; }
     uint32_t imm_data_len() const noexcept { return imm_data_len_; }
+    // True once the peer said (fast_producer::accept()) that it reaches this consumer: the
+    // consumer's start can complete on its own engine, whoever progresses the connection.
+    bool accepted() const noexcept;
 
 private:
     post_slot *post_at(uint64_t pos) const noexcept;
@@ -462,6 +471,9 @@ public:
 
     // True once the consumer expired (relaxed read; claims check it themselves).
     bool expired() const noexcept;
+    // Tells the consumer that this side has mapped everything and will address it (R26). Called
+    // once, after the peer's bookkeeping is in place, next to the CONSUMER_ACK message.
+    void accept() const noexcept;
     uint32_t capacity() const noexcept { return mask_ + 1; }
     uint32_t num_tasks() const noexcept { return num_tasks_; }
     uint32_t imm_data_len() const noexcept { return imm_data_len_; }

@@ -266,6 +266,21 @@ inline bool fast_producer::expired() const noexcept
     return ctrl_->state.load(std::memory_order_relaxed) != k_fast_state_open;
 }
 
+inline void fast_producer::accept() const noexcept
+{
+    // R26: pairs with A26 in fast_consumer::accepted(). Nothing the consumer reads is published
+    // through it (the peer's bookkeeping is its own); release keeps the rule "everything the
+    // peer did before accepting happened before the consumer runs" simple to state.
+    ctrl_->accepted.store(1, std::memory_order_release);
+}
+
+inline bool fast_consumer::accepted() const noexcept
+{
+    // A26: pairs with R26. A hostile peer may set it early: the consumer then merely posts
+    // buffers nobody fills, as it could after a genuine acceptance.
+    return ctrl_->accepted.load(std::memory_order_acquire) == 1;
+}
+
 inline doca_error_t fast_producer::try_claim(uint64_t need, post_entry *out) const noexcept
 {
     // Stopped consumer: fail early (the consumer's revoke() takes the remaining entries).

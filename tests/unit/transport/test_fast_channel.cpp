@@ -474,8 +474,10 @@ TEST(unit_transport_fast_channel, header_validation_rejects_corruption)
     auto *ctrl = t.ctrl();
     ctrl->layout_version.store(0);
     EXPECT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_ERROR_AGAIN);
-    ctrl->layout_version.store(2);
-    EXPECT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_ERROR_UNSUPPORTED_VERSION);
+    for (uint32_t other : {1u, 3u}) { // 1: the layout before the `accepted` word
+        ctrl->layout_version.store(other);
+        EXPECT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_ERROR_UNSUPPORTED_VERSION) << other;
+    }
     ctrl->layout_version.store(k_fast_layout_version);
     // Every single bit flip in the immutable 128 bytes is caught, except in the version word
     // (above), the free-form fields (consumer_id at 16 + 44, creator_pid at 16 + 48) and the
@@ -533,7 +535,7 @@ TEST(unit_transport_fast_channel, header_validation_rejects_corruption)
         if (i % 2 == 0)
             std::memcpy(img, &k_fast_magic, 8); // get past the magic check half the time
         if (i % 4 == 0)
-            ctrl->layout_version.store(1);
+            ctrl->layout_version.store(k_fast_layout_version);
         EXPECT_NE(fast_channel::validate_header(img, n, nullptr), DOCA_SUCCESS);
     }
     std::memcpy(img, saved.data(), 128);
