@@ -12,16 +12,43 @@
 // a single warning or error for any of them.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "process_runner.hpp"
+
+extern char **environ;
 
 namespace {
 
 std::string program(const std::string &name)
 {
     return std::string(SOFTCOMCH_PROGRAMS_DIR) + "/" + name;
+}
+
+// Our environment with a fabric of this test's own: CTest runs the tests of one binary in
+// parallel, and the programs use fixed server names.
+std::vector<std::string> own_fabric_env()
+{
+    std::vector<std::string> env;
+    for (char **e = environ; *e; ++e)
+        if (std::strncmp(*e, "SOFTCOMCH_FABRIC=", 17) != 0)
+            env.emplace_back(*e);
+    // Short: the fabric name is part of Unix socket paths (108 bytes at most).
+    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const size_t tag = std::hash<std::string>{}(info->name()) % 100000;
+    env.push_back("SOFTCOMCH_FABRIC=pt" + std::to_string(tag) + "-" + std::to_string(getpid()));
+    return env;
+}
+
+sc_test::proc_result run(const std::vector<std::string> &argv, double timeout_s)
+{
+    const std::vector<std::string> env = own_fabric_env();
+    return sc_test::run_process(argv, {.timeout_s = timeout_s, .env = &env});
 }
 
 // SDK log lines at WARNING or above (the SDK's own format: [time][pid][DOCA][LVL][file:line]).
@@ -47,13 +74,15 @@ void expect_clean(const sc_test::proc_result &r)
     EXPECT_FALSE(r.timed_out) << r.out << r.err;
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     auto lines = sdk_complaints(r.err);
-    EXPECT_TRUE(lines.empty()) << "SoftComch complained:\n" << (lines.empty() ? "" : lines.front()) << "\n(" << lines.size()
-                               << " lines)";
+    std::string shown;
+    for (size_t i = 0; i < lines.size() && i < 5; ++i)
+        shown += lines[i] + "\n";
+    EXPECT_TRUE(lines.empty()) << "SoftComch complained (" << lines.size() << " lines):\n" << shown << r.err;
 }
 
 TEST(Patterns, SecureChannelShapedPairSmallMessages)
 {
-    auto r = sc_test::run_process({program("comch_sc_pair"), "-s", "1024", "-n", "1000"}, {.timeout_s = 90});
+    auto r = run({program("comch_sc_pair"), "-s", "1024", "-n", "1000"}, 90);
     expect_clean(r);
     EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
         << r.out;
@@ -63,7 +92,7 @@ TEST(Patterns, SecureChannelShapedPairSmallMessages)
 
 TEST(Patterns, SecureChannelShapedPairLargeMessages)
 {
-    auto r = sc_test::run_process({program("comch_sc_pair"), "-s", "65535", "-n", "3000"}, {.timeout_s = 120});
+    auto r = run({program("comch_sc_pair"), "-s", "65535", "-n", "3000"}, 120);
     expect_clean(r);
     EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
     EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
@@ -72,9 +101,7 @@ TEST(Patterns, SecureChannelShapedPairLargeMessages)
 TEST(Patterns, ConsumerStartsOnItsOwnEngineWhileTheConnectionIsNotProgressed)
 {
     // NVIDIA's dpu_gpu_remote_offload waits for RUNNING on the consumer's engine only.
-    auto r = sc_test::run_process({program("comch_sc_pair"), "-s", "256", "-n", "200", "--hold-connection",
-                                   "--timeout", "30"},
-                                  {.timeout_s = 60});
+    auto r = run({program("comch_sc_pair"), "-s", "256", "-n", "200", "--hold-connection", "--timeout", "30"}, 60);
     expect_clean(r);
     EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 200 of 200", {"ok"})) << r.out;
     EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 200 of 200", {"ok"})) << r.out;
@@ -82,8 +109,7 @@ TEST(Patterns, ConsumerStartsOnItsOwnEngineWhileTheConnectionIsNotProgressed)
 
 TEST(Patterns, EventLoopClearingWithHandleZeroSleepsUntilThereIsWork)
 {
-    auto r = sc_test::run_process({program("comch_event_loop"), "--messages", "200", "--idle-ms", "300"},
-                                  {.timeout_s = 90});
+    auto r = run({program("comch_event_loop"), "--messages", "200", "--idle-ms", "300"}, 90);
     expect_clean(r);
     EXPECT_TRUE(sc_test::has_line(r.out, "client_idle_wakeups,0")) << r.out;
     EXPECT_TRUE(sc_test::has_line(r.out, "result,ok")) << r.out;
@@ -92,8 +118,7 @@ TEST(Patterns, EventLoopClearingWithHandleZeroSleepsUntilThereIsWork)
 TEST(Patterns, SixtyFourClientThreadsInOneProcess)
 {
     // The published experiment's sizes: receive queue 8192 and 10240 send tasks per context.
-    auto r = sc_test::run_process({program("comch_threads"), "--clients", "64", "--no-baseline", "--timeout", "90"},
-                                  {.timeout_s = 120});
+    auto r = run({program("comch_threads"), "--clients", "64", "--no-baseline", "--timeout", "90"}, 120);
     expect_clean(r);
     for (const char *line : {"clients_connected,64,", "clients_exchanged,64,", "clients_idle,64,",
                              "server_disconnects,64,", "server_echoed,1024,", "result,ok"})

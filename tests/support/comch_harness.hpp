@@ -28,6 +28,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device_lookup.hpp"
+
 namespace sc_test {
 
 using clock = std::chrono::steady_clock;
@@ -35,39 +37,8 @@ using namespace std::chrono_literals;
 
 // ---- devices ----
 
-inline doca_dev *open_dev(const char *pci)
-{
-    doca_devinfo **list = nullptr;
-    uint32_t n = 0;
-    if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-        return nullptr;
-    doca_dev *dev = nullptr;
-    for (uint32_t i = 0; i < n && !dev; ++i) {
-        uint8_t eq = 0;
-        if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            if (doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-                dev = nullptr;
-    }
-    doca_devinfo_destroy_list(list);
-    return dev;
-}
-
-inline doca_dev_rep *open_rep(doca_dev *dev, const char *pci)
-{
-    doca_devinfo_rep **list = nullptr;
-    uint32_t n = 0;
-    if (doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS)
-        return nullptr;
-    doca_dev_rep *rep = nullptr;
-    for (uint32_t i = 0; i < n && !rep; ++i) {
-        uint8_t eq = 0;
-        if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            if (doca_dev_rep_open(list[i], &rep) != DOCA_SUCCESS)
-                rep = nullptr;
-    }
-    doca_devinfo_rep_destroy_list(list);
-    return rep;
-}
+using sc_devices::open_dev;
+using sc_devices::open_rep;
 
 // ---- a side: server or client with its own progress engine ----
 
