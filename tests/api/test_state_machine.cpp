@@ -398,6 +398,62 @@ TEST_F(StateMachine, StartCodesAndEveryTransitionInOrder)
     EXPECT_EQ(cli.transitions.size(), 6u);
 }
 
+// The IDLE callback destroys the context, and that callback runs inside doca_ctx_stop (a server
+// with no connection, a client still looking for its server: nothing to drain). Nothing of the
+// context may be touched afterwards; ASan reports any access.
+std::vector<doca_ctx_states> g_destroyed_from;
+
+TEST_F(StateMachine, TheIdleCallbackMayDestroyTheContextInsideStop)
+{
+    g_destroyed_from.clear();
+    doca_dev *dpu = sc_test::open_dev("03:00.0");
+    doca_dev *host = sc_test::open_dev("b1:00.0");
+    ASSERT_NE(dpu, nullptr);
+    ASSERT_NE(host, nullptr);
+    doca_dev_rep *rep = sc_test::open_rep(dpu, "b1:00.0");
+    ASSERT_NE(rep, nullptr);
+    doca_pe *pe = nullptr;
+    ASSERT_EQ(doca_pe_create(&pe), DOCA_SUCCESS);
+
+    static doca_comch_server *srv;
+    static doca_comch_client *cli;
+    srv = nullptr;
+    cli = nullptr;
+    ASSERT_EQ(doca_comch_server_create(dpu, rep, "destroy-in-stop", &srv), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comch_client_create(host, "nobody-serves-this", &cli), DOCA_SUCCESS);
+    auto cb = [](const union doca_data, doca_ctx *, doca_ctx_states prev, doca_ctx_states next) {
+        if (next != DOCA_CTX_STATE_IDLE)
+            return;
+        g_destroyed_from.push_back(prev);
+        if (srv) {
+            EXPECT_EQ(doca_comch_server_destroy(srv), DOCA_SUCCESS);
+            srv = nullptr;
+        } else if (cli) {
+            EXPECT_EQ(doca_comch_client_destroy(cli), DOCA_SUCCESS);
+            cli = nullptr;
+        }
+    };
+    for (doca_ctx *ctx : {doca_comch_server_as_ctx(srv), doca_comch_client_as_ctx(cli)}) {
+        ASSERT_EQ(doca_pe_connect_ctx(pe, ctx), DOCA_SUCCESS);
+        ASSERT_EQ(doca_ctx_set_state_changed_cb(ctx, cb), DOCA_SUCCESS);
+    }
+    ASSERT_EQ(doca_ctx_start(doca_comch_server_as_ctx(srv)), DOCA_SUCCESS);
+    ASSERT_EQ(doca_ctx_stop(doca_comch_server_as_ctx(srv)), DOCA_SUCCESS);
+    EXPECT_EQ(srv, nullptr) << "destroyed inside doca_ctx_stop";
+    ASSERT_EQ(doca_ctx_start(doca_comch_client_as_ctx(cli)), DOCA_ERROR_IN_PROGRESS);
+    for (int i = 0; i < 20; ++i)
+        doca_pe_progress(pe);
+    ASSERT_EQ(doca_ctx_stop(doca_comch_client_as_ctx(cli)), DOCA_SUCCESS);
+    EXPECT_EQ(cli, nullptr);
+    EXPECT_EQ(g_destroyed_from, (std::vector<doca_ctx_states>{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING}));
+    for (int i = 0; i < 5; ++i)
+        EXPECT_EQ(doca_pe_progress(pe), 0);
+    EXPECT_EQ(doca_pe_destroy(pe), DOCA_SUCCESS);
+    EXPECT_EQ(doca_dev_rep_close(rep), DOCA_SUCCESS);
+    EXPECT_EQ(doca_dev_close(dpu), DOCA_SUCCESS);
+    EXPECT_EQ(doca_dev_close(host), DOCA_SUCCESS);
+}
+
 TEST_F(StateMachine, StopWhileStarting)
 {
     endpoint cli(endpoint::role::client, "nobody-listens");
