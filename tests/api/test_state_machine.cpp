@@ -773,6 +773,34 @@ TEST_F(StateMachine, SendsQueuedBehindAFullReceiveQueueAreDeliveredInOrder)
     EXPECT_TRUE(progress_both(srv, cli, [&] { return srv.state() == DOCA_CTX_STATE_IDLE; }, 2000ms));
 }
 
+TEST_F(StateMachine, LargeQueueOfLargeMessagesBeyondTheRingWaitsInOrder)
+{
+    // A receive queue of 8192 maximal messages does not fit the connection's ring (512 KiB per
+    // direction, docs/shm_layout.md): 1000 sends of 4080 bytes (4 MB) submitted before the server
+    // progresses at all are all accepted, wait for room as for a full queue, and arrive whole
+    // and in order; nothing is lost.
+    endpoint::options big;
+    big.recv_queue = 8192;
+    big.send_tasks = 1024;
+    endpoint srv(endpoint::role::server, "bytes", big);
+    endpoint cli(endpoint::role::client, "bytes", big);
+    srv.teardown_timeout = 300ms;
+    connect(srv, cli);
+    constexpr int n = 1000;
+    auto body = [](int i) {
+        std::string m(4080, char('a' + i % 26));
+        std::memcpy(m.data(), &i, sizeof i);
+        return m;
+    };
+    for (int i = 0; i < n; ++i)
+        ASSERT_EQ(cli.send(cli.connection(), body(i), uint64_t(i)), DOCA_SUCCESS) << i;
+    progress_both(srv, cli, [&] { return srv.received.size() == size_t(n); }, 20000ms);
+    ASSERT_EQ(srv.received.size(), size_t(n)) << "sends beyond the ring's bytes were not all delivered";
+    for (int i = 0; i < n; ++i)
+        ASSERT_EQ(srv.received[size_t(i)], body(i)) << "message " << i;
+    EXPECT_TRUE(progress_both(srv, cli, [&] { return cli.count("send-ok") == size_t(n); }, 5000ms));
+}
+
 TEST_F(StateMachine, MessageBufferIsFreeOnceTheSendCompletes)
 {
     // doca_comch.h: the message must stay unchanged from submit until the task completes, so a
