@@ -390,6 +390,8 @@ TEST_F(CliDoctorInstalled, PkgConfigPathIsChecked)
     EXPECT_EQ(without.status, 0) << without.out;
     EXPECT_TRUE(has_line(without.out, "ok    library ", {prefix_, "installed tree"}))
         << without.out;
+    // The prefix itself, not the multiarch library directory (lib/x86_64-linux-gnu) or its lib/.
+    EXPECT_TRUE(has_line(without.out, "ok    library ", {"(installed tree " + prefix_ + ")"})) << without.out;
     // Unless the machine has another doca-comch on pkg-config's default path, it is not found.
     EXPECT_TRUE(
         has_line(without.out, "warn  pkg-config ", {"fix: export PKG_CONFIG_PATH=" + pc_dir_}))
