@@ -254,28 +254,16 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: comch_event_loop [--messages N] [--idle-ms MS]\n");
         return 2;
     }
-    if (!getenv("SOFTCOMCH_FABRIC")) {
-        std::string f = "comch-event-loop-" + std::to_string(getpid());
-        setenv("SOFTCOMCH_FABRIC", f.c_str(), 1);
-    }
-    int ready[2], report[2];
-    if (pipe(ready) != 0 || pipe(report) != 0)
-        return 2;
-    pid_t srv = fork();
-    if (srv == 0) {
-        close(ready[0]);
-        close(report[0]);
-        _exit(run_server(messages, ready[1], report[1]));
-    }
-    close(ready[1]);
-    close(report[1]);
-    char one;
-    if (read(ready[0], &one, 1) != 1)
+    sc_prog::use_private_fabric("comch-event-loop");
+    int report_fd = -1;
+    pid_t srv = sc_prog::fork_server([&](int ready, int report) { return run_server(messages, ready, report); },
+                                     &report_fd);
+    if (srv < 0)
         return 2;
     counts cc;
     int crc = run_client(messages, idle_ms, cc);
     counts sc;
-    bool have = read(report[0], &sc, sizeof sc) == sizeof sc;
+    bool have = read(report_fd, &sc, sizeof sc) == sizeof sc;
     int status = 0;
     waitpid(srv, &status, 0);
     // Per message each side wakes for the arrival and for its own send's completion (queued when it

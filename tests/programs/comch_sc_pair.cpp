@@ -589,10 +589,7 @@ int main(int argc, char **argv)
     doca_log_backend *sdk = nullptr;
     if (doca_log_backend_create_with_file_sdk(stderr, &sdk) == DOCA_SUCCESS)
         doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_WARNING);
-    if (!getenv("SOFTCOMCH_FABRIC")) {
-        std::string f = "comch-sc-pair-" + std::to_string(getpid());
-        setenv("SOFTCOMCH_FABRIC", f.c_str(), 1);
-    }
+    sc_prog::use_private_fabric("comch-sc-pair");
     if (which == "dpu")
         return run_side(role::dpu, size, num, timeout_s, false);
     if (which == "host")

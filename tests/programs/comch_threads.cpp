@@ -587,29 +587,16 @@ int main(int argc, char **argv)
     if (opt.size < k_hdr || opt.size > 4080)
         usage();
     sc_prog::raise_fd_limit();
-    if (!getenv("SOFTCOMCH_FABRIC")) {
-        std::string f = "comch-threads-" + std::to_string(getpid());
-        setenv("SOFTCOMCH_FABRIC", f.c_str(), 1);
-    }
+    sc_prog::use_private_fabric("comch-threads");
     std::string tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
     double base_ms = -1;
     if (opt.baseline)
         base_ms = baseline_connect_all(opt.clients, tmp);
 
-    int ready[2], report[2];
-    if (pipe(ready) != 0 || pipe(report) != 0)
-        return 2;
-    pid_t srv = fork();
-    if (srv == 0) {
-        close(ready[0]);
-        close(report[0]);
-        _exit(run_server(opt, ready[1], report[1]));
-    }
-    close(ready[1]);
-    close(report[1]);
-    char c = 0;
-    if (read(ready[0], &c, 1) != 1) {
+    int report_fd = -1;
+    pid_t srv = sc_prog::fork_server([&](int ready, int report) { return run_server(opt, ready, report); }, &report_fd);
+    if (srv < 0) {
         std::fprintf(stderr, "comch_threads: the server did not start\n");
         return 2;
     }
@@ -639,7 +626,7 @@ int main(int argc, char **argv)
         t.join();
 
     server_report sr;
-    bool have_report = read(report[0], &sr, sizeof sr) == sizeof sr;
+    bool have_report = read(report_fd, &sr, sizeof sr) == sizeof sr;
     int status = 0;
     waitpid(srv, &status, 0);
 

@@ -11,11 +11,13 @@
 
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "device_lookup.hpp"
 
@@ -29,6 +31,39 @@ namespace sc_prog {
 
 using sc_devices::open_dev;
 using sc_devices::open_rep;
+
+// A fabric of this process's own unless the caller chose one (SOFTCOMCH_FABRIC).
+inline void use_private_fabric(const char *prefix)
+{
+    if (!getenv("SOFTCOMCH_FABRIC")) {
+        std::string f = std::string(prefix) + "-" + std::to_string(getpid());
+        setenv("SOFTCOMCH_FABRIC", f.c_str(), 1);
+    }
+}
+
+// The DPU side as a forked process: `serve(ready_fd, report_fd)` writes one byte to ready_fd
+// once it listens and whatever it reports to report_fd, and returns the child's exit status.
+// Returns the child's pid once it is ready (-1 if it failed to start); `*report_fd` is the
+// reading end of its report pipe.
+template <typename Serve> pid_t fork_server(Serve serve, int *report_fd)
+{
+    int ready[2], report[2];
+    if (pipe(ready) != 0 || pipe(report) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(ready[0]);
+        close(report[0]);
+        _exit(serve(ready[1], report[1]));
+    }
+    close(ready[1]);
+    close(report[1]);
+    char one = 0;
+    const bool ok = pid > 0 && read(ready[0], &one, 1) == 1;
+    close(ready[0]);
+    *report_fd = report[0];
+    return ok ? pid : -1;
+}
 
 inline void raise_fd_limit()
 {
