@@ -22,7 +22,8 @@ struct doca_comch_connection;
 
 // The control-path send task.
 struct doca_comch_task_send : doca_task {
-    explicit doca_comch_task_send(doca_ctx *owner) noexcept : doca_task(owner) {}
+    static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::comch_send;
+    explicit doca_comch_task_send(doca_ctx *owner) noexcept : doca_task(owner, k_kind) {}
     doca_comch_connection *conn_ = nullptr;
     const void *msg_ = nullptr;
     uint32_t len_ = 0;

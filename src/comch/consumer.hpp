@@ -27,7 +27,8 @@ struct shared_mmap;
 }
 
 struct doca_comch_consumer_task_post_recv : doca_task {
-    explicit doca_comch_consumer_task_post_recv(doca_ctx *owner) noexcept : doca_task(owner) {}
+    static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::consumer_post_recv;
+    explicit doca_comch_consumer_task_post_recv(doca_ctx *owner) noexcept : doca_task(owner, k_kind) {}
     doca_buf *buf_ = nullptr;
     uint32_t producer_id_ = 0;
     uint32_t imm_len_ = 0;

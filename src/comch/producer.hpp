@@ -22,7 +22,8 @@ struct remote_consumer;
 }
 
 struct doca_comch_producer_task_send : doca_task {
-    explicit doca_comch_producer_task_send(doca_ctx *owner) noexcept : doca_task(owner) {}
+    static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::producer_send;
+    explicit doca_comch_producer_task_send(doca_ctx *owner) noexcept : doca_task(owner, k_kind) {}
     const doca_buf *buf_ = nullptr;
     uint32_t consumer_id_ = 0;
     uint32_t imm_len_ = 0;

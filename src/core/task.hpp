@@ -18,6 +18,15 @@ struct doca_ctx;
 
 namespace softcomch::core {
 
+// Which concrete task a doca_task is. The C handles of the task kinds are distinct C types, but a
+// C program can cast one to another: the typed accessors check the kind, not only the tag.
+enum class task_kind : uint8_t {
+    other,              // tests
+    comch_send,         // doca_comch_task_send
+    consumer_post_recv, // doca_comch_consumer_task_post_recv
+    producer_send,      // doca_comch_producer_task_send
+};
+
 enum class task_state : uint8_t {
     free,      // in its pool
     allocated, // owned by the program
@@ -29,12 +38,17 @@ enum class task_state : uint8_t {
 
 // The C handle `struct doca_task` is this class; every concrete task derives from it.
 struct doca_task {
-    explicit doca_task(doca_ctx *owner) noexcept : ctx_(owner) {}
+    explicit doca_task(doca_ctx *owner,
+                       softcomch::core::task_kind kind = softcomch::core::task_kind::other) noexcept
+        : ctx_(owner), kind_(kind)
+    {
+    }
     doca_task(const doca_task &) = delete;
     doca_task &operator=(const doca_task &) = delete;
 
     softcomch::object_tag tag_{softcomch::object_kind::task};
     doca_ctx *ctx_;
+    const softcomch::core::task_kind kind_;
     union doca_data user_data_ {};
     doca_error_t status_ = DOCA_SUCCESS;
     softcomch::core::task_state state_ = softcomch::core::task_state::free;
@@ -48,6 +62,12 @@ struct doca_task {
 };
 
 namespace softcomch::core {
+
+// A live task of concrete type T (T::k_kind): the check behind every typed task accessor.
+template <typename T> bool is_task_of(const T *t) noexcept
+{
+    return t && t->tag_.is(softcomch::object_kind::task) && t->kind_ == T::k_kind;
+}
 
 // A pool of `T` (derived from doca_task), sized once. T must be constructible from (Owner *).
 template <typename T> class task_pool {

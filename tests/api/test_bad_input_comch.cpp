@@ -586,6 +586,19 @@ TEST_F(ComchBadInput, TaskFunctionsOnRealTasks)
     ud.u64 = 1234;
     doca_task_set_user_data(t, ud);
     EXPECT_EQ(doca_task_get_user_data(t).u64, 1234u);
+    // A task of another kind, cast by the program: refused by every typed accessor (it would be
+    // read or written at another kind's offsets).
+    auto *as_producer = reinterpret_cast<doca_comch_producer_task_send *>(st);
+    auto *as_consumer = reinterpret_cast<doca_comch_consumer_task_post_recv *>(st);
+    EXPECT_LOGGED(doca_comch_producer_task_send_as_task,
+                  EXPECT_EQ(doca_comch_producer_task_send_as_task(as_producer), nullptr));
+    EXPECT_LOGGED(doca_comch_consumer_task_post_recv_as_task,
+                  EXPECT_EQ(doca_comch_consumer_task_post_recv_as_task(as_consumer), nullptr));
+    EXPECT_EQ(doca_comch_producer_task_send_get_buf(as_producer), nullptr);
+    EXPECT_EQ(doca_comch_consumer_task_post_recv_get_buf(as_consumer), nullptr);
+    EXPECT_LOGGED(doca_comch_producer_task_send_set_consumer_id,
+                  doca_comch_producer_task_send_set_consumer_id(as_producer, 7));
+    EXPECT_EQ(doca_comch_task_send_as_task(st), t) << "its own kind still works";
     // Flags that doca_task_submit_flag does not define.
     for (uint32_t flags : {1u << 2, 1u << 31, 0xffffffffu})
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_submit_ex, t, flags);

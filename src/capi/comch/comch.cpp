@@ -507,8 +507,8 @@ doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client 
 
 struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task)
 {
-    if (!task || !task->tag_.is(object_kind::task)) {
-        SC_LOG_ERR("doca_comch_task_send_as_task: %s task", task ? "invalid" : "NULL");
+    if (!softcomch::core::is_task_of(task)) {
+        SC_LOG_ERR("doca_comch_task_send_as_task: %s task", task ? "invalid (freed, foreign, or of another kind)" : "NULL");
         return nullptr;
     }
     return task;

@@ -35,7 +35,9 @@ bool valid(const doca_comch_connection *c) noexcept { return c && c->tag_.is(obj
 bool valid(const doca_mmap *m) noexcept { return m && m->tag_.is(object_kind::mmap); }
 bool valid(const doca_buf *b) noexcept { return b && b->tag_.is(object_kind::buf); }
 bool valid(const doca_devinfo *d) noexcept { return d && d->tag_.is(object_kind::devinfo); }
-bool valid_task(const doca_task *t) noexcept { return t && t->tag_.is(object_kind::task); }
+// A live task of the accessor's own kind: a control-path send task cast to a producer task (or
+// any other mix-up) is refused, not written at the wrong offset.
+template <typename T> bool valid_task(const T *t) noexcept { return softcomch::core::is_task_of(t); }
 
 #define SC_CHECK(obj, what)                                                                    \
     do {                                                                                       \
