@@ -9,6 +9,8 @@
 #define DOCA_ALLOW_EXPERIMENTAL_API
 
 #include <doca_comch.h>
+#include <doca_comch_consumer.h>
+#include <doca_comch_producer.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_error.h>
