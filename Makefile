@@ -11,6 +11,9 @@ PREFIX  ?= $(CURDIR)/install
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 LDCONFIG ?= auto
+# Warnings are errors in the project's own builds and CI (a plain cmake build leaves them
+# warnings); WERROR=OFF for a compiler this tree was not tried with.
+WERROR  ?= ON
 
 .PHONY: all deps build install demo test asan tsan stress bench clean
 
@@ -20,9 +23,11 @@ deps:
 	@scripts/install-deps.sh
 
 $(BUILD)/build.ninja: | deps
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) \
+	  -DSOFTCOMCH_WERROR=$(WERROR) $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/build.ninja
+	@grep -q '^SOFTCOMCH_WERROR:BOOL=$(WERROR)$$' $(BUILD)/CMakeCache.txt || cmake -DSOFTCOMCH_WERROR=$(WERROR) $(BUILD) > /dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 install: build

@@ -1359,25 +1359,36 @@ inline std::string strf(const char *fmt, ...)
 
 inline std::string errs_to_string(const std::vector<doca_error_t> &v)
 {
-    std::string s;
-    for (auto e : v)
-        s += (s.empty() ? "" : ",") + err_name(e);
-    return "[" + s + "]";
+    // Appends, not `"," + std::string` (g++ 12 warns falsely on that operator when optimizing:
+    // -Wrestrict, GCC bug 105651).
+    std::string s = "[";
+    for (auto e : v) {
+        if (s.size() > 1)
+            s += ',';
+        s += err_name(e);
+    }
+    return s + ']';
 }
 
 inline std::string states_to_string(const std::vector<doca_ctx_states> &v)
 {
-    std::string s;
-    for (auto e : v)
-        s += (s.empty() ? "" : ",") + state_name(e);
-    return "[" + s + "]";
+    std::string s = "["; // appends: see errs_to_string()
+    for (auto e : v) {
+        if (s.size() > 1)
+            s += ',';
+        s += state_name(e);
+    }
+    return s + ']';
 }
 
 inline std::string join(const std::vector<std::string> &v)
 {
-    std::string s;
-    for (auto &e : v)
-        s += (s.empty() ? "" : "; ") + e;
+    std::string s; // appends: see errs_to_string()
+    for (auto &e : v) {
+        if (!s.empty())
+            s += "; ";
+        s += e;
+    }
     return s;
 }
 
