@@ -1124,7 +1124,12 @@ void check_install(report &r)
         return;
     }
     const std::string real = real_path(lib);
-    const std::string libdir = fs::path(real).parent_path().string();
+    // Installed, libsoftcomch sits in <libdir>/softcomch, beside-and-below the DOCA libraries; in
+    // a build tree they share one directory.
+    std::string libdir = fs::path(real).parent_path().string();
+    if (fs::path(libdir).filename() == "softcomch" &&
+        ::access((fs::path(libdir).parent_path() / "libdoca_comch.so").c_str(), F_OK) == 0)
+        libdir = fs::path(libdir).parent_path().string();
     const std::string file = fs::path(real).filename().string();
     const std::string prefix_tag = "libsoftcomch.so.";
     const std::string lib_version =
