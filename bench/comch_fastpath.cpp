@@ -134,7 +134,8 @@ void recv_done(doca_comch_consumer_task_post_recv *task, union doca_data, union 
     }
     if (dpu.received == dpu.expected) {
         doca_comch_task_send *t = nullptr;
-        check(doca_comch_server_task_send_alloc_init(dpu.server, dpu.conn, "done", 4, &t), "done alloc");
+        check(doca_comch_server_task_send_alloc_init(dpu.server, dpu.conn, "done", 4, &t),
+              "done alloc");
         check(doca_task_submit(doca_comch_task_send_as_task(t)), "done submit");
     }
 }
@@ -155,14 +156,20 @@ int run_dpu(size_t payload, uint64_t count, uint32_t depth)
     check(doca_comch_server_create(dev, rep, k_name, &dpu.server), "server create");
     doca_ctx *ctx = doca_comch_server_as_ctx(dpu.server);
     check(doca_pe_connect_ctx(dpu.pe, ctx), "connect");
-    check(doca_comch_server_task_send_set_conf(dpu.server, dpu_send_done, dpu_send_done, 16), "send conf");
+    check(doca_comch_server_task_send_set_conf(dpu.server, dpu_send_done, dpu_send_done, 16),
+          "send conf");
     check(doca_comch_server_event_msg_recv_register(
-              dpu.server, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) { dpu.quit = true; }),
+              dpu.server, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t,
+                             doca_comch_connection *) { dpu.quit = true; }),
           "recv register");
     check(doca_comch_server_event_connection_status_changed_register(
               dpu.server,
-              [](doca_comch_event_connection_status_changed *, doca_comch_connection *c, uint8_t) { dpu.conn = c; },
-              [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) { dpu.quit = true; }),
+              [](doca_comch_event_connection_status_changed *, doca_comch_connection *c, uint8_t) {
+                  dpu.conn = c;
+              },
+              [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {
+                  dpu.quit = true;
+              }),
           "connection register");
     check(doca_ctx_start(ctx), "server start");
     while (!dpu.conn)
@@ -173,7 +180,8 @@ int run_dpu(size_t payload, uint64_t count, uint32_t depth)
     check(doca_comch_consumer_create(dpu.conn, r.mmap, &dpu.consumer), "consumer create");
     doca_ctx *cctx = doca_comch_consumer_as_ctx(dpu.consumer);
     check(doca_pe_connect_ctx(dpu.cpe, cctx), "consumer connect");
-    check(doca_comch_consumer_task_post_recv_set_conf(dpu.consumer, recv_done, recv_error, depth), "recv conf");
+    check(doca_comch_consumer_task_post_recv_set_conf(dpu.consumer, recv_done, recv_error, depth),
+          "recv conf");
     dpu.expected = count;
     if (doca_ctx_start(cctx) != DOCA_ERROR_IN_PROGRESS)
         die("consumer start", DOCA_ERROR_UNEXPECTED);
@@ -185,8 +193,8 @@ int run_dpu(size_t payload, uint64_t count, uint32_t depth)
     }
     for (uint32_t i = 0; i < depth; ++i) {
         doca_buf *buf = nullptr;
-        check(doca_buf_inventory_buf_get_by_addr(r.inv, r.mmap, static_cast<char *>(r.mem) + i * payload, payload,
-                                                 &buf),
+        check(doca_buf_inventory_buf_get_by_addr(
+                  r.inv, r.mmap, static_cast<char *>(r.mem) + i * payload, payload, &buf),
               "buf");
         doca_comch_consumer_task_post_recv *t = nullptr;
         check(doca_comch_consumer_task_post_recv_alloc_init(dpu.consumer, buf, &t), "recv alloc");
@@ -241,12 +249,17 @@ double run_host(size_t payload, uint64_t count)
     check(doca_comch_client_create(dev, k_name, &host.client), "client create");
     doca_ctx *ctx = doca_comch_client_as_ctx(host.client);
     check(doca_pe_connect_ctx(host.pe, ctx), "connect");
-    check(doca_comch_client_task_send_set_conf(host.client, host_send_done, host_send_done, 16), "send conf");
+    check(doca_comch_client_task_send_set_conf(host.client, host_send_done, host_send_done, 16),
+          "send conf");
     check(doca_comch_client_event_msg_recv_register(
-              host.client, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) { host.done = true; }),
+              host.client, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t,
+                              doca_comch_connection *) { host.done = true; }),
           "recv register");
     check(doca_comch_client_event_consumer_register(
-              host.client, [](doca_comch_event_consumer *, doca_comch_connection *, uint32_t id) { host.consumer_id = id; },
+              host.client,
+              [](doca_comch_event_consumer *, doca_comch_connection *, uint32_t id) {
+                  host.consumer_id = id;
+              },
               [](doca_comch_event_consumer *, doca_comch_connection *, uint32_t) {}),
           "consumer register");
     if (doca_ctx_start(ctx) != DOCA_ERROR_IN_PROGRESS)
@@ -265,7 +278,8 @@ double run_host(size_t payload, uint64_t count)
     check(doca_comch_producer_create(conn, &producer), "producer create");
     doca_ctx *pctx = doca_comch_producer_as_ctx(producer);
     check(doca_pe_connect_ctx(host.ppe, pctx), "producer connect");
-    check(doca_comch_producer_task_send_set_conf(producer, produced, produced, 64), "producer conf");
+    check(doca_comch_producer_task_send_set_conf(producer, produced, produced, 64),
+          "producer conf");
     check(doca_ctx_start(pctx), "producer start");
     region r;
     r.init(dev, payload, 4);
@@ -276,11 +290,12 @@ double run_host(size_t payload, uint64_t count)
     for (uint64_t i = 0; i < count; ++i) {
         doca_comch_producer_task_send *t = nullptr;
         doca_error_t rc;
-        while ((rc = doca_comch_producer_task_send_alloc_init(producer, buf, nullptr, 0, host.consumer_id, &t)) ==
-               DOCA_ERROR_NO_MEMORY)
+        while ((rc = doca_comch_producer_task_send_alloc_init(
+                    producer, buf, nullptr, 0, host.consumer_id, &t)) == DOCA_ERROR_NO_MEMORY)
             doca_pe_progress(host.ppe);
         check(rc, "send alloc");
-        while ((rc = doca_task_submit(doca_comch_producer_task_send_as_task(t))) == DOCA_ERROR_AGAIN)
+        while ((rc = doca_task_submit(doca_comch_producer_task_send_as_task(t))) ==
+               DOCA_ERROR_AGAIN)
             doca_pe_progress(host.ppe); // every buffer is full: the consumer re-posts as it drains
         check(rc, "send submit");
     }
@@ -338,7 +353,8 @@ double measure_memcpy(size_t payload, uint64_t count, uint32_t depth)
     // is not the machine's memcpy speed.
     std::vector<char> src(payload, 1), dst_storage(payload * depth + 4096, 0);
     char *dst0 = dst_storage.data() + ((reinterpret_cast<uintptr_t>(src.data()) + 2048 -
-                                        reinterpret_cast<uintptr_t>(dst_storage.data())) & 4095);
+                                        reinterpret_cast<uintptr_t>(dst_storage.data())) &
+                                       4095);
     for (uint32_t d = 0; d < depth; ++d)
         std::memcpy(dst0 + d * payload, src.data(), payload); // warm
     auto t0 = bench_clock::now();
@@ -349,7 +365,8 @@ double measure_memcpy(size_t payload, uint64_t count, uint32_t depth)
         std::memcpy(dst, src.data(), payload);
         asm volatile("" : : "r"(dst) : "memory");
     }
-    return double(payload) * double(count) / std::chrono::duration<double>(bench_clock::now() - t0).count() / 1e9;
+    return double(payload) * double(count) /
+           std::chrono::duration<double>(bench_clock::now() - t0).count() / 1e9;
 }
 
 double measure_pvw(size_t payload, uint64_t count, uint32_t depth)
@@ -404,8 +421,10 @@ int main(int argc, char **argv)
 
     print_context("comch_fastpath");
     const char *copy = std::getenv("SOFTCOMCH_COPY");
-    std::printf("# SOFTCOMCH_COPY=%s; median of %d runs per figure\n", copy && *copy ? copy : "auto", reps);
-    std::printf("# name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
+    std::printf("# SOFTCOMCH_COPY=%s; median of %d runs per figure\n",
+                copy && *copy ? copy : "auto", reps);
+    std::printf(
+        "# name,regime,payload_bytes,posted_buffers,GB_per_s,ratio_vs_memcpy,ratio_vs_pvw\n");
     constexpr size_t k_resident_bytes = size_t(8) << 20, k_rotating_bytes = size_t(64) << 20;
     std::vector<size_t> payloads;
     for (int i = 3; i < argc; ++i)
@@ -417,8 +436,9 @@ int main(int argc, char **argv)
         for (bool rotating : {false, true}) {
             if (rotating && payload < (size_t(64) << 10))
                 continue; // 64 MiB of 4 KiB buffers is more tasks than a consumer may post
-            const uint32_t depth = rotating ? uint32_t(k_rotating_bytes / payload)
-                                            : uint32_t(std::clamp<size_t>(k_resident_bytes / payload, 2, 16));
+            const uint32_t depth =
+                rotating ? uint32_t(k_rotating_bytes / payload)
+                         : uint32_t(std::clamp<size_t>(k_resident_bytes / payload, 2, 16));
             uint64_t count = uint64_t(total_mib * 1048576.0 / double(payload));
             count = std::max<uint64_t>(count, 4 * depth);
             std::vector<double> mc, pvw, comch;
@@ -431,8 +451,10 @@ int main(int argc, char **argv)
             const char *regime = rotating ? "rotating" : "resident";
             const uint32_t base_depth = rotating ? depth : 1;
             std::printf("memcpy,%s,%zu,%u,%.2f,1.00,%.2f\n", regime, payload, base_depth, m, m / p);
-            std::printf("process_vm_writev,%s,%zu,%u,%.2f,%.2f,1.00\n", regime, payload, base_depth, p, p / m);
-            std::printf("comch_fastpath,%s,%zu,%u,%.2f,%.2f,%.2f\n", regime, payload, depth, c, c / m, c / p);
+            std::printf("process_vm_writev,%s,%zu,%u,%.2f,%.2f,1.00\n", regime, payload, base_depth,
+                        p, p / m);
+            std::printf("comch_fastpath,%s,%zu,%u,%.2f,%.2f,%.2f\n", regime, payload, depth, c,
+                        c / m, c / p);
             std::fflush(stdout);
         }
     }

@@ -113,11 +113,13 @@ int run_server(bool epoll_mode)
     doca_pe_connect_ctx(st.pe, ctx);
     doca_comch_server_task_send_set_conf(st.server, send_done, send_done, 64);
     doca_comch_server_event_msg_recv_register(
-        st.server, [](doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len, doca_comch_connection *c) {
+        st.server,
+        [](doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len, doca_comch_connection *c) {
             send_msg(c, buf, len); // echo
         });
     doca_comch_server_event_connection_status_changed_register(
-        st.server, [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {},
+        st.server,
+        [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {},
         [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {
             st.disconnected = true;
         });
@@ -153,9 +155,9 @@ percentiles run_client(bool epoll_mode, uint32_t payload, size_t iters, size_t w
     doca_ctx *ctx = doca_comch_client_as_ctx(st.client);
     doca_pe_connect_ctx(st.pe, ctx);
     doca_comch_client_task_send_set_conf(st.client, send_done, send_done, 64);
-    doca_comch_client_event_msg_recv_register(
-        st.client,
-        [](doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) { st.got_reply = true; });
+    doca_comch_client_event_msg_recv_register(st.client,
+                                              [](doca_comch_event_msg_recv *, uint8_t *, uint32_t,
+                                                 doca_comch_connection *) { st.got_reply = true; });
     if ((rc = doca_ctx_start(ctx)) != DOCA_ERROR_IN_PROGRESS)
         die("client start", rc);
     doca_ctx_states s = DOCA_CTX_STATE_STARTING;
@@ -236,7 +238,8 @@ percentiles eventfd_rtt(size_t iters)
         epoll_ctl(ep, EPOLL_CTL_ADD, to_child, &ev);
         for (size_t i = 0; i < iters + iters / 10; ++i) {
             wait_fd(ep);
-            if (read(to_child, &v, sizeof v) != sizeof v || write(to_parent, &one, sizeof one) != sizeof one)
+            if (read(to_child, &v, sizeof v) != sizeof v ||
+                write(to_parent, &one, sizeof one) != sizeof one)
                 _exit(1);
         }
         _exit(0);
@@ -266,8 +269,8 @@ percentiles eventfd_rtt(size_t iters)
 
 void report(const char *name, uint32_t payload, percentiles p, percentiles base)
 {
-    std::printf("%s,%u,%.3f,%.3f,%.2f,%.2f\n", name, payload, p.p50_us, p.p99_us, p.p50_us / base.p50_us,
-                p.p99_us / base.p99_us);
+    std::printf("%s,%u,%.3f,%.3f,%.2f,%.2f\n", name, payload, p.p50_us, p.p99_us,
+                p.p50_us / base.p50_us, p.p99_us / base.p99_us);
 }
 
 } // namespace

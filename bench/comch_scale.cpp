@@ -115,7 +115,8 @@ void start_server(uint32_t recv_queue)
     check(doca_comch_server_create(srv.dev, srv.rep, k_name, &srv.server), "server create");
     srv.ctx = doca_comch_server_as_ctx(srv.server);
     check(doca_pe_connect_ctx(srv.pe, srv.ctx), "connect");
-    check(doca_comch_server_task_send_set_conf(srv.server, srv_send_done, srv_send_done, 64), "send conf");
+    check(doca_comch_server_task_send_set_conf(srv.server, srv_send_done, srv_send_done, 64),
+          "send conf");
     check(doca_comch_server_set_recv_queue_size(srv.server, recv_queue), "recv queue");
     check(doca_comch_server_event_msg_recv_register(srv.server, srv_recv), "recv register");
     check(doca_comch_server_event_connection_status_changed_register(
@@ -124,7 +125,8 @@ void start_server(uint32_t recv_queue)
                   srv.conns.push_back(c);
               },
               [](doca_comch_event_connection_status_changed *, doca_comch_connection *c, uint8_t) {
-                  srv.conns.erase(std::remove(srv.conns.begin(), srv.conns.end(), c), srv.conns.end());
+                  srv.conns.erase(std::remove(srv.conns.begin(), srv.conns.end(), c),
+                                  srv.conns.end());
               }),
           "connection register");
     check(doca_ctx_start(srv.ctx), "server start");
@@ -144,7 +146,9 @@ void stop_server()
 void server_send(doca_comch_connection *c, const char *text)
 {
     doca_comch_task_send *t = nullptr;
-    check(doca_comch_server_task_send_alloc_init(srv.server, c, text, uint32_t(std::strlen(text)), &t), "send");
+    check(doca_comch_server_task_send_alloc_init(srv.server, c, text, uint32_t(std::strlen(text)),
+                                                 &t),
+          "send");
     check(doca_task_submit(doca_comch_task_send_as_task(t)), "submit");
 }
 
@@ -171,9 +175,11 @@ doca_comch_client *add_client(uint32_t send_tasks)
     check(doca_comch_client_create(cli.dev, k_name, &c), "client create");
     doca_ctx *ctx = doca_comch_client_as_ctx(c);
     check(doca_pe_connect_ctx(cli.pe, ctx), "client connect");
-    check(doca_comch_client_task_send_set_conf(c, cli_send_done, cli_send_done, send_tasks), "client send conf");
+    check(doca_comch_client_task_send_set_conf(c, cli_send_done, cli_send_done, send_tasks),
+          "client send conf");
     check(doca_comch_client_event_msg_recv_register(
-              c, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) { cli.done = true; }),
+              c, [](doca_comch_event_msg_recv *, uint8_t *, uint32_t,
+                    doca_comch_connection *) { cli.done = true; }),
           "client recv register");
     if (doca_error_t rc = doca_ctx_start(ctx); rc != DOCA_ERROR_IN_PROGRESS)
         fail("client start", rc);
@@ -343,15 +349,19 @@ int main(int argc, char **argv)
         fail("open the DPU device", DOCA_ERROR_NOT_FOUND);
     uint32_t max_clients = 0, max_queue = 0;
     check(doca_comch_cap_get_max_clients(doca_dev_as_devinfo(dev), &max_clients), "max clients");
-    check(doca_comch_cap_get_max_recv_queue_size(doca_dev_as_devinfo(dev), &max_queue), "max recv queue");
+    check(doca_comch_cap_get_max_recv_queue_size(doca_dev_as_devinfo(dev), &max_queue),
+          "max recv queue");
     doca_dev_close(dev);
     // 512 idle connections is the target's figure (performance.md); the device allows more.
-    uint32_t clients = argc > 2 ? uint32_t(std::strtoul(argv[2], nullptr, 10)) : std::min<uint32_t>(512, max_clients);
+    uint32_t clients = argc > 2 ? uint32_t(std::strtoul(argv[2], nullptr, 10))
+                                : std::min<uint32_t>(512, max_clients);
     // The client process holds about 3 descriptors per connection.
     rlimit rl{};
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && clients * 4 + 64 > rl.rlim_cur) {
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        clients * 4 + 64 > rl.rlim_cur) {
         const uint32_t fit = uint32_t((rl.rlim_cur - 64) / 4);
-        std::printf("# RLIMIT_NOFILE %lu allows %u clients, not %u\n", (unsigned long)rl.rlim_cur, fit, clients);
+        std::printf("# RLIMIT_NOFILE %lu allows %u clients, not %u\n", (unsigned long)rl.rlim_cur,
+                    fit, clients);
         clients = fit;
     }
     if (clients < 2 || clients > max_clients) {
@@ -367,7 +377,8 @@ int main(int argc, char **argv)
     // Ring slots are as large as the largest message (4 KiB), so a deep queue spreads 64-byte
     // messages over many lines. The depth made no consistent difference here: 16, 64, 256 and
     // 1024 all gave 4.6-13.6 M msg/s, in two modes (~5 and ~10-13) whatever the depth.
-    const uint32_t queue = std::min<uint32_t>(max_queue, argc > 3 ? uint32_t(std::strtoul(argv[3], nullptr, 10)) : 64);
+    const uint32_t queue =
+        std::min<uint32_t>(max_queue, argc > 3 ? uint32_t(std::strtoul(argv[3], nullptr, 10)) : 64);
     for (int r = 0; r < 2; ++r) {
         const double base = spin_rate(count, queue);
         const double api = measure_rate(count, queue, queue);
@@ -427,7 +438,8 @@ int main(int argc, char **argv)
     std::printf("progress_1_connection,%.1f,ns/call\n", one);
     std::printf("progress_%u_connections,%.1f,ns/call,%.2f\n", clients, many, many / one);
     const double n = double(clients - 1);
-    std::printf("server_shm_per_connection,%.0f,bytes\n", double(with_many.memfd_bytes - with_one.memfd_bytes) / n);
+    std::printf("server_shm_per_connection,%.0f,bytes\n",
+                double(with_many.memfd_bytes - with_one.memfd_bytes) / n);
     std::printf("server_fds_per_connection,%.2f,fds\n", double(with_many.fds - with_one.fds) / n);
     std::printf("server_shm_listening,%lu,bytes\n", (unsigned long)none.memfd_bytes);
     return 0;

@@ -192,8 +192,7 @@ int producer(int ch_fd, uint64_t ch_size, std::vector<exported_memory> &exps, si
 }
 
 // Consumer side (this process): GB/s delivered through the fast path, one rate per window.
-void fast_rates(size_t size, uint32_t depth, copy_kind ck, touch_kind tk,
-                std::vector<double> &out)
+void fast_rates(size_t size, uint32_t depth, copy_kind ck, touch_kind tk, std::vector<double> &out)
 {
     std::vector<uint8_t *> bufs(depth);
     std::vector<exported_memory> exps(depth);
@@ -301,7 +300,6 @@ stats summarize_rates(std::vector<double> v)
     return s;
 }
 
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -315,7 +313,8 @@ int main(int argc, char **argv)
                 "touches, reposts; %u buffers posted; %d rounds x %d windows of %.0f ms per "
                 "variant; the default copy plan streams when posted buffers + payload exceed %lu "
                 "bytes\n",
-                depth, rounds, k_windows, k_window * 1e3, (unsigned long)(last_level_cache_bytes() / 2));
+                depth, rounds, k_windows, k_window * 1e3,
+                (unsigned long)(last_level_cache_bytes() / 2));
     std::printf("# name,bytes,depth,best_GB_per_s,median_GB_per_s\n");
     const size_t sizes[] = {4096, 65536, 1u << 20, 4u << 20};
     constexpr int n_sizes = 4;
@@ -340,8 +339,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_sizes; ++i) {
         for (int v = 0; v < n_variants; ++v) {
             st[i][v] = summarize_rates(samples[i][v]);
-            std::printf("%s,%zu,%u,%.2f,%.2f\n", names[v], sizes[i],
-                        v <= v_memcpy_nt ? 1u : depth, st[i][v].best, st[i][v].median);
+            std::printf("%s,%zu,%u,%.2f,%.2f\n", names[v], sizes[i], v <= v_memcpy_nt ? 1u : depth,
+                        st[i][v].best, st[i][v].median);
         }
     }
     for (int i = 0; i < n_sizes; ++i) {

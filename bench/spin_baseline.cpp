@@ -218,13 +218,15 @@ static_assert(sizeof(rate_slot) == 64);
 double spin_rate(uint64_t count, uint32_t queue)
 {
     const size_t bytes = sizeof(rate_slot) * queue + 64;
-    void *mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    void *mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (mem == MAP_FAILED) {
         std::perror("mmap");
         std::exit(1);
     }
     auto *slots = new (mem) rate_slot[queue]();
-    auto *consumed = new (static_cast<uint8_t *>(mem) + sizeof(rate_slot) * queue) std::atomic<uint64_t>(0);
+    auto *consumed =
+        new (static_cast<uint8_t *>(mem) + sizeof(rate_slot) * queue) std::atomic<uint64_t>(0);
     const bool single = online_cpus() < 2;
     const pid_t child = fork();
     if (child < 0) {
@@ -310,7 +312,8 @@ void print_context(const char *name)
     // (two pinned spinners are a load of 2), so the warning goes by what else is runnable now.
     const int others = other_runnable_tasks();
     std::printf("# load average %.2f; %d other runnable task(s) now%s\n", load_average(), others,
-                others > 0 ? ": other work shares the CPUs, figures from this run are unreliable" : "");
+                others > 0 ? ": other work shares the CPUs, figures from this run are unreliable"
+                           : "");
 }
 
 } // namespace softcomch::bench

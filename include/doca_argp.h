@@ -302,7 +302,8 @@ DOCA_EXPERIMENTAL void doca_argp_cmd_set_hidden(struct doca_argp_cmd *cmd);
  * registered; DOCA_ERROR_INITIALIZATION if the param lacks a name, description, type or callback;
  * DOCA_ERROR_INVALID_VALUE for NULL, unknown objects or a name already in use.
  */
-DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd, struct doca_argp_param *input_param);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd,
+							    struct doca_argp_param *input_param);
 
 /**
  * @brief Adds a sub-command to a command. The parser owns @p input_cmd afterwards.

@@ -97,11 +97,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inve
  * @param [out] buf the buf.
  * @return as doca_buf_inventory_buf_get_by_args().
  */
-static inline doca_error_t doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory,
-							      struct doca_mmap *mmap,
-							      void *addr,
-							      size_t len,
-							      struct doca_buf **buf)
+static inline doca_error_t doca_buf_inventory_buf_get_by_addr(
+	struct doca_buf_inventory *inventory, struct doca_mmap *mmap, void *addr, size_t len, struct doca_buf **buf)
 {
 	return doca_buf_inventory_buf_get_by_args(inventory, mmap, addr, len, addr, 0, buf);
 }

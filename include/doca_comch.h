@@ -73,9 +73,10 @@ typedef void (*doca_comch_event_msg_recv_cb_t)(struct doca_comch_event_msg_recv 
  * @param [in] comch_connection the connection; after a disconnect it must no longer be used.
  * @param [in] change_successful 1 if the change completed, 0 if it failed.
  */
-typedef void (*doca_comch_event_connection_status_changed_cb_t)(struct doca_comch_event_connection_status_changed *event,
-								struct doca_comch_connection *comch_connection,
-								uint8_t change_successful);
+typedef void (*doca_comch_event_connection_status_changed_cb_t)(
+	struct doca_comch_event_connection_status_changed *event,
+	struct doca_comch_connection *comch_connection,
+	uint8_t change_successful);
 
 /**
  * @brief Called when the peer creates (new) or destroys (expired) a consumer on a connection.
@@ -162,7 +163,8 @@ DOCA_STABLE doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinf
  * @brief Largest send-task pool (num_send_tasks of the *_task_send_set_conf() calls).
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for NULL arguments.
  */
-DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks);
+DOCA_STABLE doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo,
+							   uint32_t *max_send_tasks);
 
 /**
  * @brief Whether the device can run a server (a DPU-side device of a BlueField in DPU mode).
@@ -210,7 +212,8 @@ DOCA_STABLE doca_error_t doca_comch_server_destroy(struct doca_comch_server *com
 DOCA_STABLE doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server, uint32_t size);
 
 /** @brief The configured maximum message size. @return DOCA_SUCCESS or DOCA_ERROR_INVALID_VALUE. */
-DOCA_STABLE doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server, uint32_t *size);
+DOCA_STABLE doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
+							    uint32_t *size);
 
 /**
  * @brief How many received messages may wait per connection (IDLE only).
@@ -224,7 +227,8 @@ DOCA_STABLE doca_error_t doca_comch_server_get_recv_queue_size(const struct doca
 							       uint32_t *size);
 
 /** @brief The server's device. @return DOCA_SUCCESS or DOCA_ERROR_INVALID_VALUE. */
-DOCA_STABLE doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server, struct doca_dev **dev);
+DOCA_STABLE doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server,
+						      struct doca_dev **dev);
 
 /** @brief The server's representor. @return DOCA_SUCCESS or DOCA_ERROR_INVALID_VALUE. */
 DOCA_STABLE doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *comch_server,
@@ -296,9 +300,10 @@ DOCA_STABLE doca_error_t doca_comch_server_event_connection_status_changed_regis
  * @brief Registers the new-consumer and expired-consumer callbacks (IDLE only; both required).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE unless IDLE.
  */
-DOCA_STABLE doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
-								   doca_comch_event_consumer_cb_t new_consumer_event_cb,
-								   doca_comch_event_consumer_cb_t expired_consumer_event_cb);
+DOCA_STABLE doca_error_t
+doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
+					  doca_comch_event_consumer_cb_t new_consumer_event_cb,
+					  doca_comch_event_consumer_cb_t expired_consumer_event_cb);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Client                                                                                          */
@@ -326,7 +331,8 @@ DOCA_STABLE doca_error_t doca_comch_client_destroy(struct doca_comch_client *com
 DOCA_STABLE doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client, uint32_t size);
 
 /** @brief The configured maximum message size. @return DOCA_SUCCESS or DOCA_ERROR_INVALID_VALUE. */
-DOCA_STABLE doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client, uint32_t *size);
+DOCA_STABLE doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
+							    uint32_t *size);
 
 /** @brief As doca_comch_server_set_recv_queue_size(), for a client. */
 DOCA_STABLE doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client, uint32_t size);
@@ -336,7 +342,8 @@ DOCA_STABLE doca_error_t doca_comch_client_get_recv_queue_size(const struct doca
 							       uint32_t *size);
 
 /** @brief The client's device. @return DOCA_SUCCESS or DOCA_ERROR_INVALID_VALUE. */
-DOCA_STABLE doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client, struct doca_dev **dev);
+DOCA_STABLE doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client,
+						      struct doca_dev **dev);
 
 /** @brief The client as a generic context (the same pointer every time; NULL for NULL). */
 DOCA_STABLE struct doca_ctx *doca_comch_client_as_ctx(struct doca_comch_client *comch_client);
@@ -366,9 +373,10 @@ DOCA_STABLE doca_error_t doca_comch_client_event_msg_recv_register(struct doca_c
 								   doca_comch_event_msg_recv_cb_t recv_event_cb);
 
 /** @brief As doca_comch_server_event_consumer_register(), for a client. */
-DOCA_STABLE doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
-								   doca_comch_event_consumer_cb_t new_consumer_event_cb,
-								   doca_comch_event_consumer_cb_t expired_consumer_event_cb);
+DOCA_STABLE doca_error_t
+doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
+					  doca_comch_event_consumer_cb_t new_consumer_event_cb,
+					  doca_comch_event_consumer_cb_t expired_consumer_event_cb);
 
 /** @brief The send task as a generic task (NULL for NULL). */
 DOCA_STABLE struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task);

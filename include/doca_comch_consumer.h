@@ -189,11 +189,11 @@ typedef void (*doca_comch_consumer_task_post_recv_completion_cb_t)(struct doca_c
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a pool size out of range;
  * DOCA_ERROR_BAD_STATE unless IDLE.
  */
-DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
-	struct doca_comch_consumer *consumer,
-	doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
-	doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb,
-	uint32_t num_post_recv_tasks);
+DOCA_STABLE doca_error_t
+doca_comch_consumer_task_post_recv_set_conf(struct doca_comch_consumer *consumer,
+					    doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
+					    doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb,
+					    uint32_t num_post_recv_tasks);
 
 /**
  * @brief Takes a post-receive task from the pool. When submitted, the buffer is published to the
@@ -210,17 +210,15 @@ DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(
  * connection is closed.
  */
 DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(
-	struct doca_comch_consumer *consumer,
-	struct doca_buf *buf,
-	struct doca_comch_consumer_task_post_recv **task);
+	struct doca_comch_consumer *consumer, struct doca_buf *buf, struct doca_comch_consumer_task_post_recv **task);
 
 /**
  * @brief The task's buffer. After a successful completion its data window (doca_buf_get_data(),
  * doca_buf_get_data_len()) holds exactly the received message.
  * @return the buffer (NULL for NULL).
  */
-DOCA_STABLE struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(
-	const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE struct doca_buf *
+doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task);
 
 /** @brief Gives a task that is not in flight a new buffer, so it can be submitted again. */
 DOCA_STABLE void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task,
@@ -231,27 +229,27 @@ DOCA_STABLE void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_co
  * completion).
  * @return the producer id; 0 if none (not completed yet, or NULL).
  */
-DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_producer_id(
-	const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE uint32_t
+doca_comch_consumer_task_post_recv_get_producer_id(const struct doca_comch_consumer_task_post_recv *task);
 
 /**
  * @brief The immediate data that came with the message (valid after a successful completion,
  * until the task is submitted again or freed).
  * @return the bytes; NULL if the message carried none (or NULL input).
  */
-DOCA_STABLE const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
-	const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE const uint8_t *
+doca_comch_consumer_task_post_recv_get_imm_data(const struct doca_comch_consumer_task_post_recv *task);
 
 /**
  * @brief Length of the immediate data that came with the message (at most 32).
  * @return the length; 0 if none (or NULL input).
  */
-DOCA_STABLE uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
-	const struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE uint32_t
+doca_comch_consumer_task_post_recv_get_imm_data_len(const struct doca_comch_consumer_task_post_recv *task);
 
 /** @brief The post-receive task as a generic task (NULL for NULL). */
-DOCA_STABLE struct doca_task *doca_comch_consumer_task_post_recv_as_task(
-	struct doca_comch_consumer_task_post_recv *task);
+DOCA_STABLE struct doca_task *
+doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* DPA data path: not supported (the emulated device has no DPA)                                   */
@@ -261,93 +259,86 @@ DOCA_STABLE struct doca_task *doca_comch_consumer_task_post_recv_as_task(
  * @brief Creates a consumer completion context for the DPA. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); *consumer_comp is not set.
  */
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_create(
-	struct doca_comch_consumer_completion **consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_create(struct doca_comch_consumer_completion **consumer_comp);
 
 /**
  * @brief Attaches a DPA thread to a consumer completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_dpa_thread(
-	struct doca_comch_consumer_completion *consumer_comp,
-	struct doca_dpa_thread *dpa_thread);
+	struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread);
 
 /**
  * @brief Destroys a consumer completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_destroy(
-	struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_destroy(struct doca_comch_consumer_completion *consumer_comp);
 
 /**
  * @brief Starts a consumer completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_start(
-	struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *consumer_comp);
 
 /**
  * @brief Stops a consumer completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_stop(
-	struct doca_comch_consumer_completion *consumer_comp);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_stop(struct doca_comch_consumer_completion *consumer_comp);
 
 /**
  * @brief The DPA handle of a consumer completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); the handle is not set.
  */
-DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_dpa_handle(
-	struct doca_comch_consumer_completion *consumer_comp,
-	doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle);
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *consumer_comp,
+					      doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle);
 
 /**
  * @brief Sets how many consumers a completion context serves. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_consumers(
-	struct doca_comch_consumer_completion *consumer_comp,
-	uint32_t max_num_consumers);
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers);
 
 /**
  * @brief Reads how many consumers a completion context serves. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); the value is not set.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_consumers(
-	const struct doca_comch_consumer_completion *consumer_comp,
-	uint32_t *max_num_consumers);
+	const struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers);
 
 /**
  * @brief Sets how many receives a completion context tracks. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_max_num_recv(
-	struct doca_comch_consumer_completion *consumer_comp,
-	uint32_t max_num_recv);
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv);
 
 /**
  * @brief Reads how many receives a completion context tracks. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); the value is not set.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_max_num_recv(
-	const struct doca_comch_consumer_completion *consumer_comp,
-	uint32_t *max_num_recv);
+	const struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv);
 
 /**
  * @brief Sets the immediate-data length of a completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL).
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_set_imm_data_len(
-	struct doca_comch_consumer_completion *consumer_comp,
-	uint32_t imm_data_len);
+	struct doca_comch_consumer_completion *consumer_comp, uint32_t imm_data_len);
 
 /**
  * @brief Reads the immediate-data length of a completion context. The emulated device has no DPA.
  * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); the value is not set.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_imm_data_len(
-	const struct doca_comch_consumer_completion *consumer_comp,
-	uint32_t *imm_data_len);
+	const struct doca_comch_consumer_completion *consumer_comp, uint32_t *imm_data_len);
 
 /**
  * @brief Sets the depth of a consumer's DPA receive queue. The emulated device has no DPA.

@@ -184,11 +184,11 @@ typedef void (*doca_comch_producer_task_send_completion_cb_t)(struct doca_comch_
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a pool size out of range;
  * DOCA_ERROR_BAD_STATE unless IDLE.
  */
-DOCA_STABLE doca_error_t doca_comch_producer_task_send_set_conf(
-	struct doca_comch_producer *producer,
-	doca_comch_producer_task_send_completion_cb_t task_completion_cb,
-	doca_comch_producer_task_send_completion_cb_t task_error_cb,
-	uint32_t num_send_tasks);
+DOCA_STABLE doca_error_t
+doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
+				       doca_comch_producer_task_send_completion_cb_t task_completion_cb,
+				       doca_comch_producer_task_send_completion_cb_t task_error_cb,
+				       uint32_t num_send_tasks);
 
 /**
  * @brief Takes a send task from the pool.
@@ -214,8 +214,8 @@ DOCA_STABLE doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_co
 								  struct doca_comch_producer_task_send **task);
 
 /** @brief The task's buffer (NULL for NULL). */
-DOCA_STABLE const struct doca_buf *doca_comch_producer_task_send_get_buf(
-	const struct doca_comch_producer_task_send *task);
+DOCA_STABLE const struct doca_buf *
+doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task);
 
 /** @brief Gives a task that is not in flight another buffer to send. */
 DOCA_STABLE void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task,

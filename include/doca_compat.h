@@ -20,17 +20,15 @@
 #define DOCA_STABLE __attribute__((visibility("default"))) DOCA_USED
 
 #ifndef DOCA_ALLOW_EXPERIMENTAL_API
-#define DOCA_EXPERIMENTAL                                                                          \
-	__attribute__((deprecated("Symbol is defined as experimental"), section(".text.experimental"))) \
-	DOCA_STABLE
+#define DOCA_EXPERIMENTAL \
+	__attribute__((deprecated("Symbol is defined as experimental"), section(".text.experimental"))) DOCA_STABLE
 #else
 #define DOCA_EXPERIMENTAL __attribute__((section(".text.experimental"))) DOCA_STABLE
 #endif
 
 #ifndef DOCA_ALLOW_DEPRECATED_API
-#define DOCA_DEPRECATED                                                                            \
-	__attribute__((deprecated("Symbol is defined as deprecated"), section(".text.deprecated")))   \
-	DOCA_STABLE
+#define DOCA_DEPRECATED \
+	__attribute__((deprecated("Symbol is defined as deprecated"), section(".text.deprecated"))) DOCA_STABLE
 #else
 #define DOCA_DEPRECATED __attribute__((section(".text.deprecated"))) DOCA_STABLE
 #endif
@@ -58,16 +56,16 @@
 /** Initialiser of a versioned struct through pointer @p x. */
 #define DOCA_STRUCT_PTR_CTOR(x) (x)->__doca_api_version = DOCA_VERSION_EXACT
 /** Zeroes versioned struct @p x, then records the version. */
-#define DOCA_STRUCT_MEMSET_CTOR(x)                                                                 \
-	do {                                                                                       \
-		memset(&(x), 0, sizeof(x));                                                        \
-		DOCA_STRUCT_CTOR(x);                                                               \
+#define DOCA_STRUCT_MEMSET_CTOR(x)          \
+	do {                                \
+		memset(&(x), 0, sizeof(x)); \
+		DOCA_STRUCT_CTOR(x);        \
 	} while (0)
 /** Zeroes versioned struct *@p x, then records the version. */
-#define DOCA_STRUCT_PTR_MEMSET_CTOR(x)                                                             \
-	do {                                                                                       \
-		memset((x), 0, sizeof(*(x)));                                                      \
-		DOCA_STRUCT_PTR_CTOR(x);                                                           \
+#define DOCA_STRUCT_PTR_MEMSET_CTOR(x)        \
+	do {                                  \
+		memset((x), 0, sizeof(*(x))); \
+		DOCA_STRUCT_PTR_CTOR(x);      \
 	} while (0)
 #endif /* DOCA_COMPAT_HELPERS */
 

@@ -46,9 +46,9 @@ struct doca_dev_rep;
 
 /** @brief Which representors doca_devinfo_rep_create_list() returns (a bit mask; ALL is 0). */
 enum doca_devinfo_rep_filter {
-	DOCA_DEVINFO_REP_FILTER_ALL = 0,             /**< every representor */
-	DOCA_DEVINFO_REP_FILTER_NET = 1 << 1,        /**< network function representors (PF/VF/SF) */
-	DOCA_DEVINFO_REP_FILTER_EMULATED = 1 << 2,   /**< emulated PCI function representors */
+	DOCA_DEVINFO_REP_FILTER_ALL = 0,           /**< every representor */
+	DOCA_DEVINFO_REP_FILTER_NET = 1 << 1,      /**< network function representors (PF/VF/SF) */
+	DOCA_DEVINFO_REP_FILTER_EMULATED = 1 << 2, /**< emulated PCI function representors */
 };
 
 /**
@@ -294,8 +294,7 @@ DOCA_STABLE doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(const str
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_notification_moderation_supported(
-	const struct doca_devinfo *devinfo,
-	uint8_t *is_notification_moderation_supported);
+	const struct doca_devinfo *devinfo, uint8_t *is_notification_moderation_supported);
 
 /**
  * @brief Whether doca_devinfo_rep_create_list() accepts DOCA_DEVINFO_REP_FILTER_ALL on this
@@ -335,8 +334,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_emulated_supported(const
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
  */
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_accelerate_resource_reclaim_supported(
-	const struct doca_devinfo *devinfo,
-	uint8_t *is_accelerate_resource_reclaim);
+	const struct doca_devinfo *devinfo, uint8_t *is_accelerate_resource_reclaim);
 
 /**
  * @brief The kind of PCI function the device is.

@@ -262,13 +262,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_standard(void);
  * @return DOCA_SUCCESS (also when no backend takes the line); DOCA_ERROR_INVALID_VALUE if
  * @p format is NULL or @p level is not a message level.
  */
-DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level,
-					int source,
-					const char *fname,
-					int line,
-					const char *func,
-					const char *format,
-					...) __attribute__((format(printf, 6, 7)));
+DOCA_EXPERIMENTAL doca_error_t
+doca_log(uint32_t level, int source, const char *fname, int line, const char *func, const char *format, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /**
  * @brief Logs an application line at @p level (a value of enum doca_log_level).
@@ -292,8 +288,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level,
 #define DOCA_LOG_TRC(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
 #else
 /** @brief Compiled out: define DOCA_LOGGING_ALLOW_TRACE to enable trace lines. */
-#define DOCA_LOG_TRC(format, ...)                                                                  \
-	do {                                                                                       \
+#define DOCA_LOG_TRC(format, ...) \
+	do {                      \
 	} while (0)
 #endif
 
@@ -302,11 +298,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level,
  * The argument is turned into a string as written, so names such as SAMPLE::MAIN work.
  * Use once per source file, at file scope.
  */
-#define DOCA_LOG_REGISTER(source)                                                                  \
-	static int log_source;                                                                     \
-	static void __attribute__((constructor(101), used)) doca_log_source_register_ctor_(void)   \
-	{                                                                                          \
-		doca_log_register_source(#source, &log_source);                                    \
+#define DOCA_LOG_REGISTER(source)                                                                \
+	static int log_source;                                                                   \
+	static void __attribute__((constructor(101), used)) doca_log_source_register_ctor_(void) \
+	{                                                                                        \
+		doca_log_register_source(#source, &log_source);                                  \
 	}
 
 #ifdef __cplusplus

@@ -186,11 +186,8 @@ DOCA_STABLE doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *ad
  * @return DOCA_ERROR_INVALID_VALUE for a NULL or wrong-kind map; otherwise
  * DOCA_ERROR_NOT_SUPPORTED.
  */
-DOCA_STABLE doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap,
-						       int dmabuf_fd,
-						       void *addr,
-						       size_t dmabuf_offset,
-						       size_t len);
+DOCA_STABLE doca_error_t
+doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd, void *addr, size_t dmabuf_offset, size_t len);
 
 /**
  * @brief Sets the memory range from DPA memory. No DPA is emulated.
@@ -225,7 +222,9 @@ DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, vo
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_BAD_STATE if the
  * map is started.
  */
-DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t *free_cb, void *opaque);
+DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
+					       doca_mmap_memrange_free_cb_t *free_cb,
+					       void *opaque);
 
 /**
  * @brief Reads the user data (zero if never set).
@@ -303,7 +302,8 @@ DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union d
  * @param [out] mmap_export 1 or 0.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
  */
-DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *mmap_export);
+DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
+							       uint8_t *mmap_export);
 
 /**
  * @brief Whether doca_mmap_create_from_export() works for PCI exports on this device. Not

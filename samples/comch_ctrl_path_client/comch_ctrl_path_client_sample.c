@@ -19,8 +19,8 @@
 
 DOCA_LOG_REGISTER(CTRL_PATH_CLIENT::SAMPLE);
 
-#define CLIENT_RECV_QUEUE_SIZE 10 // messages the client can hold before the server must wait
-#define CLIENT_SEND_TASKS 1024    // size of the send task pool
+#define CLIENT_RECV_QUEUE_SIZE 10   // messages the client can hold before the server must wait
+#define CLIENT_SEND_TASKS      1024 // size of the send task pool
 
 struct ctrl_client {
 	struct doca_dev *dev;
@@ -52,9 +52,8 @@ static void on_sent(struct doca_comch_task_send *task, union doca_data task_user
 	doca_task_free(doca_comch_task_send_as_task(task));
 }
 
-static void on_send_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_send_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct ctrl_client *c = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -172,8 +171,8 @@ static doca_error_t create_client(struct ctrl_client *c, const char *server_name
 	}
 	result = doca_comch_client_create(c->dev, server_name, &c->client);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR(
-		    "Cannot create a client for the server '%s': %s", server_name, doca_error_get_name(result));
+		DOCA_LOG_ERR("Cannot create a client for the server '%s': %s", server_name,
+			     doca_error_get_name(result));
 		c->client = NULL;
 		return result;
 	}

@@ -6,14 +6,14 @@
 // NVIDIA's client (or the other way round) can talk to each other.
 #include "sample_args.h"
 
-#define SERVER_NAME "comch_ctrl_path_sample_server"
-#define DEFAULT_PCI_ADDR "03:00.0"
+#define SERVER_NAME          "comch_ctrl_path_sample_server"
+#define DEFAULT_PCI_ADDR     "03:00.0"
 #define DEFAULT_REP_PCI_ADDR "b1:00.0"
-#define DEFAULT_TEXT "Message from the client"
+#define DEFAULT_TEXT         "Message from the client"
 
 // In comch_ctrl_path_server_sample.c.
 doca_error_t run_ctrl_path_server(
-    const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *reply, uint32_t reply_len);
+	const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *reply, uint32_t reply_len);
 
 static doca_error_t run(const struct sample_comch_args *args)
 {

@@ -20,8 +20,8 @@
 
 DOCA_LOG_REGISTER(CTRL_PATH_SERVER::SAMPLE);
 
-#define SERVER_RECV_QUEUE_SIZE 10 // messages the server can hold before the client must wait
-#define SERVER_SEND_TASKS 1024    // size of the send task pool
+#define SERVER_RECV_QUEUE_SIZE 10   // messages the server can hold before the client must wait
+#define SERVER_SEND_TASKS      1024 // size of the send task pool
 
 struct ctrl_server {
 	struct doca_dev *dev;
@@ -114,9 +114,8 @@ static void on_client_disconnected(struct doca_comch_event_connection_status_cha
 	DOCA_LOG_INFO("A client disconnected (%u connected)", s->clients);
 }
 
-static void on_reply_sent(struct doca_comch_task_send *task,
-			  union doca_data task_user_data,
-			  union doca_data ctx_user_data)
+static void
+on_reply_sent(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct ctrl_server *s = ctx_user_data.ptr;
 
@@ -126,9 +125,8 @@ static void on_reply_sent(struct doca_comch_task_send *task,
 	finish(s, DOCA_SUCCESS);
 }
 
-static void on_reply_failed(struct doca_comch_task_send *task,
-			    union doca_data task_user_data,
-			    union doca_data ctx_user_data)
+static void
+on_reply_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct ctrl_server *s = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -219,13 +217,13 @@ static doca_error_t create_server(struct ctrl_server *s, const char *server_name
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(s->ctx, on_state_changed);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_server_task_send_set_conf(s->server, on_reply_sent, on_reply_failed, SERVER_SEND_TASKS);
+		result = doca_comch_server_task_send_set_conf(s->server, on_reply_sent, on_reply_failed,
+							      SERVER_SEND_TASKS);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_event_msg_recv_register(s->server, on_message);
 	if (result == DOCA_SUCCESS)
-		result = doca_comch_server_event_connection_status_changed_register(
-		    s->server, on_client_connected, on_client_disconnected);
+		result = doca_comch_server_event_connection_status_changed_register(s->server, on_client_connected,
+										    on_client_disconnected);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_set_max_msg_size(s->server, max_msg_size);
 	if (result == DOCA_SUCCESS)
@@ -238,7 +236,7 @@ static doca_error_t create_server(struct ctrl_server *s, const char *server_name
 }
 
 doca_error_t run_ctrl_path_server(
-    const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *reply, uint32_t reply_len)
+	const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *reply, uint32_t reply_len)
 {
 	struct ctrl_server s;
 	uint32_t max_msg_size = 0;

@@ -6,9 +6,9 @@
 // the server name are those of NVIDIA's comch_data_path_high_speed_client sample.
 #include "sample_args.h"
 
-#define SERVER_NAME "comch_data_path_sample_server"
+#define SERVER_NAME      "comch_data_path_sample_server"
 #define DEFAULT_PCI_ADDR "b1:00.0"
-#define DEFAULT_TEXT "Message from the client"
+#define DEFAULT_TEXT     "Message from the client"
 
 // In comch_data_path_high_speed_client_sample.c.
 doca_error_t run_data_path_client(const char *server_name, const char *pci_addr, const char *text, uint32_t text_len);

@@ -28,8 +28,8 @@
 DOCA_LOG_REGISTER(DATA_PATH_CLIENT::SAMPLE);
 
 #define CLIENT_RECV_QUEUE_SIZE 10
-#define CLIENT_SEND_TASKS 1024
-#define RECEIVED_TEXT_MAX 4096 // longest text printed; longer messages are cut when printed
+#define CLIENT_SEND_TASKS      1024
+#define RECEIVED_TEXT_MAX      4096 // longest text printed; longer messages are cut when printed
 
 struct dp_client {
 	struct doca_dev *dev;
@@ -84,18 +84,16 @@ static doca_error_t send_ctrl(struct dp_client *c, const char *msg)
 	return result;
 }
 
-static void on_ctrl_sent(struct doca_comch_task_send *task,
-			 union doca_data task_user_data,
-			 union doca_data ctx_user_data)
+static void
+on_ctrl_sent(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	(void)task_user_data;
 	(void)ctx_user_data;
 	doca_task_free(doca_comch_task_send_as_task(task));
 }
 
-static void on_ctrl_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_ctrl_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct dp_client *c = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -138,9 +136,8 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 	}
 }
 
-static void on_new_consumer(struct doca_comch_event_consumer *event,
-			    struct doca_comch_connection *connection,
-			    uint32_t id)
+static void
+on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
 	struct dp_client *c = client_of(connection);
 
@@ -149,9 +146,8 @@ static void on_new_consumer(struct doca_comch_event_consumer *event,
 		dp_peer_consumer_created(&c->peer, id);
 }
 
-static void on_expired_consumer(struct doca_comch_event_consumer *event,
-				struct doca_comch_connection *connection,
-				uint32_t id)
+static void
+on_expired_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
 	struct dp_client *c = client_of(connection);
 
@@ -210,8 +206,8 @@ static doca_error_t create_client(struct dp_client *c, const char *server_name, 
 	}
 	result = doca_comch_client_create(c->dev, server_name, &c->client);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR(
-		    "Cannot create a client for the server '%s': %s", server_name, doca_error_get_name(result));
+		DOCA_LOG_ERR("Cannot create a client for the server '%s': %s", server_name,
+			     doca_error_get_name(result));
 		c->client = NULL;
 		return result;
 	}
@@ -221,8 +217,8 @@ static doca_error_t create_client(struct dp_client *c, const char *server_name, 
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(c->ctx, on_state_changed);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_client_task_send_set_conf(c->client, on_ctrl_sent, on_ctrl_failed, CLIENT_SEND_TASKS);
+		result = doca_comch_client_task_send_set_conf(c->client, on_ctrl_sent, on_ctrl_failed,
+							      CLIENT_SEND_TASKS);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_client_event_msg_recv_register(c->client, on_message);
 	if (result == DOCA_SUCCESS)
@@ -257,11 +253,11 @@ static doca_error_t exchange(struct dp_client *c, const char *text, uint32_t tex
 	char received[RECEIVED_TEXT_MAX];
 	size_t received_len = 0;
 	struct dp_link link = {
-	    .dev = c->dev,
-	    .conn_pe = c->pe,
-	    .connection = c->connection,
-	    .peer = &c->peer,
-	    .abort = &c->abort,
+		.dev = c->dev,
+		.conn_pe = c->pe,
+		.connection = c->connection,
+		.peer = &c->peer,
+		.abort = &c->abort,
 	};
 	doca_error_t result;
 
@@ -280,8 +276,8 @@ static doca_error_t exchange(struct dp_client *c, const char *text, uint32_t tex
 		return result;
 	DOCA_LOG_INFO("Server says (fast path): '%s'", received);
 	if (received_len >= sizeof(received))
-		DOCA_LOG_INFO(
-		    "(the message had %zu bytes; only the first %zu are shown)", received_len, sizeof(received) - 1);
+		DOCA_LOG_INFO("(the message had %zu bytes; only the first %zu are shown)", received_len,
+			      sizeof(received) - 1);
 	return DOCA_SUCCESS;
 }
 
@@ -339,7 +335,7 @@ doca_error_t run_data_path_client(const char *server_name, const char *pci_addr,
 		if (send_ctrl(&c, DP_STOP_MSG) == DOCA_SUCCESS) {
 			c.stop_sent = true;
 			if (dp_wait(&ctrl_link, NULL, &c.stop_received, "the server to confirm the end") !=
-				DOCA_SUCCESS &&
+				    DOCA_SUCCESS &&
 			    result == DOCA_SUCCESS)
 				result = DOCA_ERROR_TIME_OUT;
 		}

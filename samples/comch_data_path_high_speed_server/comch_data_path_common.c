@@ -102,10 +102,8 @@ static bool ctx_is_idle(const void *arg)
 
 // Stops a consumer or producer context and progresses until it is IDLE. Stopping waits for the
 // context's own tasks only, so it ignores link->abort.
-static doca_error_t stop_and_wait(const struct dp_link *link,
-				  struct doca_ctx *ctx,
-				  struct doca_pe *pe,
-				  const char *what)
+static doca_error_t
+stop_and_wait(const struct dp_link *link, struct doca_ctx *ctx, struct doca_pe *pe, const char *what)
 {
 	struct dp_link no_abort = without_abort(link);
 	doca_error_t result;
@@ -231,8 +229,7 @@ static void on_recv_done(struct doca_comch_consumer_task_post_recv *task,
 		memcpy(r->out, data, copy);
 		r->out[copy] = '\0';
 		r->out_len = len;
-		DOCA_LOG_INFO("Received %zu bytes from producer %u through the fast path",
-			      len,
+		DOCA_LOG_INFO("Received %zu bytes from producer %u through the fast path", len,
 			      doca_comch_consumer_task_post_recv_get_producer_id(task));
 	}
 	release_buf(&r->buf);
@@ -265,8 +262,8 @@ static doca_error_t post_receive(struct dp_receiver *r)
 	doca_error_t result;
 
 	// An empty buffer spanning the whole area: all of it is available to the message.
-	result = doca_buf_inventory_buf_get_by_addr(
-	    r->memory.inventory, r->memory.mmap, r->memory.addr, r->memory.len, &r->buf);
+	result = doca_buf_inventory_buf_get_by_addr(r->memory.inventory, r->memory.mmap, r->memory.addr, r->memory.len,
+						    &r->buf);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Cannot get a receive buffer: %s", doca_error_get_name(result));
 		return result;
@@ -344,8 +341,8 @@ static doca_error_t create_consumer(struct dp_receiver *r)
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(r->ctx, on_consumer_state);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_consumer_task_post_recv_set_conf(r->consumer, on_recv_done, on_recv_failed, DP_TASKS);
+		result = doca_comch_consumer_task_post_recv_set_conf(r->consumer, on_recv_done, on_recv_failed,
+								     DP_TASKS);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_user_data(r->ctx, user_data);
 	if (result != DOCA_SUCCESS)
@@ -430,9 +427,8 @@ struct dp_sender {
 	doca_error_t result;
 };
 
-static void on_send_done(struct doca_comch_producer_task_send *task,
-			 union doca_data task_user_data,
-			 union doca_data ctx_user_data)
+static void
+on_send_done(struct doca_comch_producer_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct dp_sender *s = ctx_user_data.ptr;
 

@@ -23,11 +23,11 @@
 extern "C" {
 #endif
 
-#define DP_START_MSG "start_data_path_test" // control message that opens the exchange
-#define DP_STOP_MSG "stop_data_path_test"   // control message that closes it
-#define DP_RECV_BUF_SIZE (1024 * 1024)      // each side's receive buffer: 1 MiB
-#define DP_TASKS 2                          // post-receive / send task pool size
-#define DP_WAIT_TIMEOUT_S 10                // limit for each fast-path wait
+#define DP_START_MSG      "start_data_path_test" // control message that opens the exchange
+#define DP_STOP_MSG       "stop_data_path_test"  // control message that closes it
+#define DP_RECV_BUF_SIZE  (1024 * 1024)          // each side's receive buffer: 1 MiB
+#define DP_TASKS          2                      // post-receive / send task pool size
+#define DP_WAIT_TIMEOUT_S 10                     // limit for each fast-path wait
 
 // What the control path has learned about the peer's fast path, written by the consumer events.
 struct dp_peer {

@@ -7,14 +7,14 @@
 // NVIDIA's client (or the other way round) can talk to each other.
 #include "sample_args.h"
 
-#define SERVER_NAME "comch_data_path_sample_server"
-#define DEFAULT_PCI_ADDR "03:00.0"
+#define SERVER_NAME          "comch_data_path_sample_server"
+#define DEFAULT_PCI_ADDR     "03:00.0"
 #define DEFAULT_REP_PCI_ADDR "b1:00.0"
-#define DEFAULT_TEXT "Message from the client"
+#define DEFAULT_TEXT         "Message from the client"
 
 // In comch_data_path_high_speed_server_sample.c.
 doca_error_t run_data_path_server(
-    const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *text, uint32_t text_len);
+	const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *text, uint32_t text_len);
 
 static doca_error_t run(const struct sample_comch_args *args)
 {

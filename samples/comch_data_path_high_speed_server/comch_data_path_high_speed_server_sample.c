@@ -29,8 +29,8 @@
 DOCA_LOG_REGISTER(DATA_PATH_SERVER::SAMPLE);
 
 #define SERVER_RECV_QUEUE_SIZE 10
-#define SERVER_SEND_TASKS 1024
-#define RECEIVED_TEXT_MAX 4096 // longest text printed; longer messages are cut when printed
+#define SERVER_SEND_TASKS      1024
+#define RECEIVED_TEXT_MAX      4096 // longest text printed; longer messages are cut when printed
 
 // What a control-path send is for, kept in its task's user data.
 enum ctrl_msg_kind {
@@ -94,9 +94,8 @@ static doca_error_t send_ctrl(struct dp_server *s, const char *msg, enum ctrl_ms
 	return result;
 }
 
-static void on_ctrl_sent(struct doca_comch_task_send *task,
-			 union doca_data task_user_data,
-			 union doca_data ctx_user_data)
+static void
+on_ctrl_sent(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct dp_server *s = ctx_user_data.ptr;
 
@@ -105,9 +104,8 @@ static void on_ctrl_sent(struct doca_comch_task_send *task,
 		s->stop_sent = true;
 }
 
-static void on_ctrl_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_ctrl_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct dp_server *s = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -191,9 +189,8 @@ static void on_disconnect(struct doca_comch_event_connection_status_changed *eve
 	fail(s, DOCA_ERROR_CONNECTION_ABORTED);
 }
 
-static void on_new_consumer(struct doca_comch_event_consumer *event,
-			    struct doca_comch_connection *connection,
-			    uint32_t id)
+static void
+on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
 	struct dp_server *s = server_of(connection);
 
@@ -202,9 +199,8 @@ static void on_new_consumer(struct doca_comch_event_consumer *event,
 		dp_peer_consumer_created(&s->peer, id);
 }
 
-static void on_expired_consumer(struct doca_comch_event_consumer *event,
-				struct doca_comch_connection *connection,
-				uint32_t id)
+static void
+on_expired_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
 	struct dp_server *s = server_of(connection);
 
@@ -265,13 +261,13 @@ static doca_error_t create_server(struct dp_server *s, const char *server_name, 
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(s->ctx, on_state_changed);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_server_task_send_set_conf(s->server, on_ctrl_sent, on_ctrl_failed, SERVER_SEND_TASKS);
+		result = doca_comch_server_task_send_set_conf(s->server, on_ctrl_sent, on_ctrl_failed,
+							      SERVER_SEND_TASKS);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_event_msg_recv_register(s->server, on_message);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_server_event_connection_status_changed_register(s->server, on_connect, on_disconnect);
+		result = doca_comch_server_event_connection_status_changed_register(s->server, on_connect,
+										    on_disconnect);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_event_consumer_register(s->server, on_new_consumer, on_expired_consumer);
 	if (result == DOCA_SUCCESS)
@@ -304,11 +300,11 @@ static doca_error_t exchange(struct dp_server *s, const char *text, uint32_t tex
 	char received[RECEIVED_TEXT_MAX];
 	size_t received_len = 0;
 	struct dp_link link = {
-	    .dev = s->dev,
-	    .conn_pe = s->pe,
-	    .connection = s->connection,
-	    .peer = &s->peer,
-	    .abort = &s->abort,
+		.dev = s->dev,
+		.conn_pe = s->pe,
+		.connection = s->connection,
+		.peer = &s->peer,
+		.abort = &s->abort,
 	};
 	doca_error_t result;
 
@@ -317,14 +313,14 @@ static doca_error_t exchange(struct dp_server *s, const char *text, uint32_t tex
 		return result;
 	DOCA_LOG_INFO("Client says (fast path): '%s'", received);
 	if (received_len >= sizeof(received))
-		DOCA_LOG_INFO(
-		    "(the message had %zu bytes; only the first %zu are shown)", received_len, sizeof(received) - 1);
+		DOCA_LOG_INFO("(the message had %zu bytes; only the first %zu are shown)", received_len,
+			      sizeof(received) - 1);
 
 	return dp_send_one(&link, text, text_len);
 }
 
 doca_error_t run_data_path_server(
-    const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *text, uint32_t text_len)
+	const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *text, uint32_t text_len)
 {
 	struct timespec idle = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
 	struct dp_server s;

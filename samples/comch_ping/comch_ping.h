@@ -18,11 +18,11 @@
 
 #define PING_DEFAULT_SERVER_PCI "03:00.0"
 #define PING_DEFAULT_CLIENT_PCI "b1:00.0"
-#define PING_DEFAULT_REP_PCI "b1:00.0"
-#define PING_DEFAULT_NAME "comch_ping"
-#define PING_DEFAULT_COUNT 1000
-#define PING_DEFAULT_SIZE 64
-#define PING_NAME_MAX 128
+#define PING_DEFAULT_REP_PCI    "b1:00.0"
+#define PING_DEFAULT_NAME       "comch_ping"
+#define PING_DEFAULT_COUNT      1000
+#define PING_DEFAULT_SIZE       64
+#define PING_NAME_MAX           128
 
 enum ping_role {
 	PING_ROLE_NONE = 0,
@@ -49,7 +49,7 @@ struct ping_header {
 	uint64_t checksum; // FNV-1a of the whole message computed with this field set to 0
 };
 
-#define PING_MAGIC 0x474e4950u // "PING"
+#define PING_MAGIC    0x474e4950u // "PING"
 #define PING_MIN_SIZE ((uint32_t)sizeof(struct ping_header))
 
 // Writes message `seq` of a run of `count` into buf (size bytes, size >= PING_MIN_SIZE).

@@ -19,8 +19,8 @@
 
 DOCA_LOG_REGISTER(COMCH_PING::CLIENT);
 
-#define PING_RECV_QUEUE_SIZE 16
-#define PING_SEND_TASKS 64
+#define PING_RECV_QUEUE_SIZE   16
+#define PING_SEND_TASKS        64
 #define PING_MAX_LOGGED_ERRORS 10
 
 struct ping_client {
@@ -55,9 +55,8 @@ static void on_sent(struct doca_comch_task_send *task, union doca_data task_user
 	doca_task_free(doca_comch_task_send_as_task(task));
 }
 
-static void on_send_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_send_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct ping_client *c = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -146,8 +145,8 @@ static void on_state_changed(const union doca_data user_data,
 		c->done = true;
 		break;
 	case DOCA_CTX_STATE_RUNNING:
-		DOCA_LOG_INFO(
-		    "Connected to '%s'; sending %u messages of %u bytes", c->cfg->name, c->cfg->count, c->cfg->size);
+		DOCA_LOG_INFO("Connected to '%s'; sending %u messages of %u bytes", c->cfg->name, c->cfg->count,
+			      c->cfg->size);
 		result = doca_comch_client_get_connection(c->client, &c->connection);
 		if (result == DOCA_SUCCESS)
 			result = doca_comch_connection_set_user_data(c->connection, conn_data);
@@ -242,35 +241,16 @@ static void report(const struct ping_client *c, const struct sample_event_loop *
 		min = (double)c->rtt_ns[0] / 1000.0;
 		max = (double)c->rtt_ns[n - 1] / 1000.0;
 	}
-	printf("comch_ping client: %u of %u messages of %u bytes echoed in %.4f s (%.0f round trips/s), %u errors\n",
-	       n,
-	       c->cfg->count,
-	       c->cfg->size,
-	       elapsed_s,
-	       rate,
-	       c->errors);
+	printf("comch_ping client: %u of %u messages of %u bytes echoed in %.4f s (%.0f round trips/s), %u errors\n", n,
+	       c->cfg->count, c->cfg->size, elapsed_s, rate, c->errors);
 	if (n > 0)
-		printf("comch_ping client: round trip p50 %.2f us, p99 %.2f us (min %.2f us, max %.2f us)\n",
-		       p50,
-		       p99,
-		       min,
-		       max);
+		printf("comch_ping client: round trip p50 %.2f us, p99 %.2f us (min %.2f us, max %.2f us)\n", p50, p99,
+		       min, max);
 	printf("RESULT role=client mode=%s count=%u size=%u replies=%u errors=%u elapsed_s=%.6f"
 	       " p50_us=%.2f p99_us=%.2f min_us=%.2f max_us=%.2f rtt_per_s=%.0f"
 	       " wakeups=%llu timeouts=%llu late_wakeups=%llu\n",
-	       c->cfg->use_epoll ? "epoll" : "poll",
-	       c->cfg->count,
-	       c->cfg->size,
-	       n,
-	       c->errors,
-	       elapsed_s,
-	       p50,
-	       p99,
-	       min,
-	       max,
-	       rate,
-	       (unsigned long long)loop_stats->wakeups,
-	       (unsigned long long)loop_stats->timeouts,
+	       c->cfg->use_epoll ? "epoll" : "poll", c->cfg->count, c->cfg->size, n, c->errors, elapsed_s, p50, p99,
+	       min, max, rate, (unsigned long long)loop_stats->wakeups, (unsigned long long)loop_stats->timeouts,
 	       (unsigned long long)loop_stats->late_wakeups);
 	fflush(stdout);
 }

@@ -10,8 +10,8 @@
 #include "comch_ping.h"
 #include "sample_common.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
+#define FNV_OFFSET   0xcbf29ce484222325ull
+#define FNV_PRIME    0x100000001b3ull
 #define PING_SPIN_NS 200000ull // keep spinning this long after the last piece of work
 
 _Static_assert(sizeof(struct ping_header) == 24, "the ping header layout is part of the wire format");

@@ -121,35 +121,21 @@ static doca_error_t register_ping_flags(void)
 
 	result = sample_args_register(SAMPLE_ARG_PCI | SAMPLE_ARG_REP);
 	if (result == DOCA_SUCCESS)
-		result = register_flag(
-		    NULL, "role", "<server|client>", "Which side to play", DOCA_ARGP_TYPE_STRING, on_role, true);
+		result = register_flag(NULL, "role", "<server|client>", "Which side to play", DOCA_ARGP_TYPE_STRING,
+				       on_role, true);
 	if (result == DOCA_SUCCESS)
-		result = register_flag("n",
-				       "count",
-				       "<num>",
-				       "Number of messages the client sends (default 1000)",
-				       DOCA_ARGP_TYPE_INT,
-				       on_count,
-				       false);
+		result = register_flag("n", "count", "<num>", "Number of messages the client sends (default 1000)",
+				       DOCA_ARGP_TYPE_INT, on_count, false);
 	if (result == DOCA_SUCCESS)
-		result = register_flag("s",
-				       "size",
-				       "<bytes>",
-				       "Size of each message, header included (default 64)",
-				       DOCA_ARGP_TYPE_INT,
-				       on_size,
-				       false);
+		result = register_flag("s", "size", "<bytes>", "Size of each message, header included (default 64)",
+				       DOCA_ARGP_TYPE_INT, on_size, false);
 	if (result == DOCA_SUCCESS)
-		result = register_flag(NULL,
-				       "epoll",
-				       NULL,
+		result = register_flag(NULL, "epoll", NULL,
 				       "Sleep on the progress engine's notification handle instead of polling",
-				       DOCA_ARGP_TYPE_BOOLEAN,
-				       on_epoll,
-				       false);
+				       DOCA_ARGP_TYPE_BOOLEAN, on_epoll, false);
 	if (result == DOCA_SUCCESS)
-		result = register_flag(
-		    NULL, "name", "<name>", "Server name (default comch_ping)", DOCA_ARGP_TYPE_STRING, on_name, false);
+		result = register_flag(NULL, "name", "<name>", "Server name (default comch_ping)",
+				       DOCA_ARGP_TYPE_STRING, on_name, false);
 	return result;
 }
 

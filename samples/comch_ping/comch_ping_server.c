@@ -19,8 +19,8 @@
 
 DOCA_LOG_REGISTER(COMCH_PING::SERVER);
 
-#define PING_RECV_QUEUE_SIZE 16
-#define PING_SEND_TASKS 64
+#define PING_RECV_QUEUE_SIZE   16
+#define PING_SEND_TASKS        64
 #define PING_MAX_LOGGED_ERRORS 10
 
 struct ping_server {
@@ -112,9 +112,8 @@ static void on_disconnect(struct doca_comch_event_connection_status_changed *eve
 	stop_with(s, DOCA_ERROR_CONNECTION_ABORTED);
 }
 
-static void on_echo_sent(struct doca_comch_task_send *task,
-			 union doca_data task_user_data,
-			 union doca_data ctx_user_data)
+static void
+on_echo_sent(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct ping_server *s = ctx_user_data.ptr;
 
@@ -127,9 +126,8 @@ static void on_echo_sent(struct doca_comch_task_send *task,
 	}
 }
 
-static void on_echo_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_echo_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct ping_server *s = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -145,10 +143,8 @@ static void on_echo_failed(struct doca_comch_task_send *task,
 	stop_with(s, status);
 }
 
-static doca_error_t echo(struct ping_server *s,
-			 struct doca_comch_connection *connection,
-			 const uint8_t *msg,
-			 uint32_t len)
+static doca_error_t
+echo(struct ping_server *s, struct doca_comch_connection *connection, const uint8_t *msg, uint32_t len)
 {
 	struct doca_comch_task_send *task;
 	struct doca_task *as_task;
@@ -245,8 +241,8 @@ static doca_error_t create_server(struct ping_server *s, uint32_t max_msg_size)
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_event_msg_recv_register(s->server, on_message);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_server_event_connection_status_changed_register(s->server, on_connect, on_disconnect);
+		result = doca_comch_server_event_connection_status_changed_register(s->server, on_connect,
+										    on_disconnect);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_set_max_msg_size(s->server, max_msg_size);
 	if (result == DOCA_SUCCESS)
@@ -307,14 +303,8 @@ doca_error_t ping_run_server(const struct ping_config *cfg)
 	printf("comch_ping server: %u messages received, %u echoed, %u errors\n", s.received, s.echoed, s.errors);
 	printf("RESULT role=server mode=%s count=%u size=%u received=%u echoed=%u errors=%u"
 	       " wakeups=%llu timeouts=%llu late_wakeups=%llu\n",
-	       cfg->use_epoll ? "epoll" : "poll",
-	       s.count,
-	       s.size,
-	       s.received,
-	       s.echoed,
-	       s.errors,
-	       (unsigned long long)loop_stats.wakeups,
-	       (unsigned long long)loop_stats.timeouts,
+	       cfg->use_epoll ? "epoll" : "poll", s.count, s.size, s.received, s.echoed, s.errors,
+	       (unsigned long long)loop_stats.wakeups, (unsigned long long)loop_stats.timeouts,
 	       (unsigned long long)loop_stats.late_wakeups);
 	fflush(stdout);
 

@@ -27,22 +27,22 @@
 
 #include "sample_args.h"
 
-#define STREAM_DEFAULT_SERVER_PCI "03:00.0"
-#define STREAM_DEFAULT_CLIENT_PCI "b1:00.0"
-#define STREAM_DEFAULT_REP_PCI "b1:00.0"
-#define STREAM_DEFAULT_NAME "comch_stream"
-#define STREAM_DEFAULT_BLOCK_SIZE 65536
+#define STREAM_DEFAULT_SERVER_PCI  "03:00.0"
+#define STREAM_DEFAULT_CLIENT_PCI  "b1:00.0"
+#define STREAM_DEFAULT_REP_PCI     "b1:00.0"
+#define STREAM_DEFAULT_NAME        "comch_stream"
+#define STREAM_DEFAULT_BLOCK_SIZE  65536
 #define STREAM_DEFAULT_INTERVAL_US 100
 #define STREAM_DEFAULT_DURATION_MS 3000
-#define STREAM_MAX_BLOCK_SIZE (16u * 1024 * 1024)
-#define STREAM_MAX_DURATION_MS (3600u * 1000)
-#define STREAM_NAME_MAX 128
+#define STREAM_MAX_BLOCK_SIZE      (16u * 1024 * 1024)
+#define STREAM_MAX_DURATION_MS     (3600u * 1000)
+#define STREAM_NAME_MAX            128
 
-#define STREAM_RECV_BUFFERS 16 // receive buffers the server keeps posted
-#define STREAM_SEND_SLOTS 16   // sends the client may have in flight
-#define STREAM_WAIT_TIMEOUT_S 10
+#define STREAM_RECV_BUFFERS     16 // receive buffers the server keeps posted
+#define STREAM_SEND_SLOTS       16 // sends the client may have in flight
+#define STREAM_WAIT_TIMEOUT_S   10
 #define STREAM_DRAIN_TIMEOUT_MS 2000 // after "done", how long the server waits for stragglers
-#define STREAM_CTRL_MSG_MAX 256
+#define STREAM_CTRL_MSG_MAX     256
 
 enum stream_role {
 	STREAM_ROLE_NONE = 0,
@@ -71,7 +71,7 @@ struct stream_block_header {
 	uint64_t checksum; // see stream_block_seal()
 };
 
-#define STREAM_MAGIC 0x4d525453u // "STRM"
+#define STREAM_MAGIC          0x4d525453u // "STRM"
 #define STREAM_MIN_BLOCK_SIZE ((uint32_t)sizeof(struct stream_block_header))
 
 // Writes the payload of block `seq` after the header and returns its hash (pass it to
@@ -84,10 +84,8 @@ void stream_block_seal(uint8_t *block, uint32_t size, uint64_t seq, uint64_t sen
 
 // Checks a received block of `len` bytes. Returns NULL if it is intact (header copied to *hdr),
 // otherwise a short description of the damage.
-const char *stream_block_verify(const uint8_t *block,
-				size_t len,
-				uint32_t expected_size,
-				struct stream_block_header *hdr);
+const char *
+stream_block_verify(const uint8_t *block, size_t len, uint32_t expected_size, struct stream_block_header *hdr);
 
 // ---- clock, statistics ----
 

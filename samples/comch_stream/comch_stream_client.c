@@ -30,9 +30,9 @@
 DOCA_LOG_REGISTER(COMCH_STREAM::CLIENT);
 
 #define STREAM_RECV_QUEUE_SIZE 16
-#define STREAM_CTRL_TASKS 16
-#define AGAIN_RETRY_NS 10000ull // epoll mode: how soon to retry a submission refused with AGAIN
-#define STREAM_CATCH_UP_MS 1000 // how long a late sender may go on after the duration
+#define STREAM_CTRL_TASKS      16
+#define AGAIN_RETRY_NS         10000ull // epoll mode: how soon to retry a submission refused with AGAIN
+#define STREAM_CATCH_UP_MS     1000     // how long a late sender may go on after the duration
 
 struct send_slot {
 	struct doca_buf *buf;                        // the slot's whole block, reused for every send
@@ -124,18 +124,16 @@ static doca_error_t send_ctrl(struct stream_client *c, const char *msg)
 	return result;
 }
 
-static void on_ctrl_sent(struct doca_comch_task_send *task,
-			 union doca_data task_user_data,
-			 union doca_data ctx_user_data)
+static void
+on_ctrl_sent(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	(void)task_user_data;
 	(void)ctx_user_data;
 	doca_task_free(doca_comch_task_send_as_task(task));
 }
 
-static void on_ctrl_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_ctrl_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct stream_client *c = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -171,9 +169,8 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 	}
 }
 
-static void on_new_consumer(struct doca_comch_event_consumer *event,
-			    struct doca_comch_connection *connection,
-			    uint32_t id)
+static void
+on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
 	struct stream_client *c = client_of(connection);
 
@@ -185,9 +182,8 @@ static void on_new_consumer(struct doca_comch_event_consumer *event,
 	c->can_start = c->ready;
 }
 
-static void on_expired_consumer(struct doca_comch_event_consumer *event,
-				struct doca_comch_connection *connection,
-				uint32_t id)
+static void
+on_expired_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
 	struct stream_client *c = client_of(connection);
 
@@ -237,9 +233,8 @@ static void on_client_state(const union doca_data user_data,
 
 // ---- fast path ----
 
-static void send_finished(struct stream_client *c,
-			  struct doca_comch_producer_task_send *task,
-			  union doca_data task_user_data)
+static void
+send_finished(struct stream_client *c, struct doca_comch_producer_task_send *task, union doca_data task_user_data)
 {
 	struct send_slot *slot = &c->slots[task_user_data.u64];
 
@@ -250,9 +245,8 @@ static void send_finished(struct stream_client *c,
 	c->drained = c->in_flight == 0;
 }
 
-static void on_block_sent(struct doca_comch_producer_task_send *task,
-			  union doca_data task_user_data,
-			  union doca_data ctx_user_data)
+static void
+on_block_sent(struct doca_comch_producer_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct stream_client *c = ctx_user_data.ptr;
 
@@ -268,8 +262,7 @@ static void on_block_failed(struct doca_comch_producer_task_send *task,
 	doca_error_t status = doca_task_get_status(doca_comch_producer_task_send_as_task(task));
 
 	if (c->send_errors++ < 10)
-		DOCA_LOG_ERR("Block %" PRIu64 " could not be sent: %s",
-			     c->slots[task_user_data.u64].seq,
+		DOCA_LOG_ERR("Block %" PRIu64 " could not be sent: %s", c->slots[task_user_data.u64].seq,
 			     doca_error_get_name(status));
 	send_finished(c, task, task_user_data);
 	fail(c, status);
@@ -301,19 +294,19 @@ static doca_error_t create_producer(struct stream_client *c)
 		return result;
 	}
 	if (c->cfg->block_size > max_buf_size) {
-		DOCA_LOG_ERR(
-		    "Blocks of %u bytes exceed the producer's limit of %u bytes", c->cfg->block_size, max_buf_size);
+		DOCA_LOG_ERR("Blocks of %u bytes exceed the producer's limit of %u bytes", c->cfg->block_size,
+			     max_buf_size);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 
-	result =
-	    stream_memory_init(&c->memory, c->dev, (size_t)c->cfg->block_size * STREAM_SEND_SLOTS, STREAM_SEND_SLOTS);
+	result = stream_memory_init(&c->memory, c->dev, (size_t)c->cfg->block_size * STREAM_SEND_SLOTS,
+				    STREAM_SEND_SLOTS);
 	if (result != DOCA_SUCCESS)
 		return result;
 	for (i = 0; i < STREAM_SEND_SLOTS; i++) {
 		c->slots[i].addr = c->memory.addr + (size_t)i * c->cfg->block_size;
-		result = doca_buf_inventory_buf_get_by_data(
-		    c->memory.inventory, c->memory.mmap, c->slots[i].addr, c->cfg->block_size, &c->slots[i].buf);
+		result = doca_buf_inventory_buf_get_by_data(c->memory.inventory, c->memory.mmap, c->slots[i].addr,
+							    c->cfg->block_size, &c->slots[i].buf);
 		if (result != DOCA_SUCCESS) {
 			DOCA_LOG_ERR("Cannot get send buffer %u: %s", i, doca_error_get_name(result));
 			return result;
@@ -337,8 +330,8 @@ static doca_error_t create_producer(struct stream_client *c)
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(c->producer_ctx, on_producer_state);
 	if (result == DOCA_SUCCESS)
-		result = doca_comch_producer_task_send_set_conf(
-		    c->producer, on_block_sent, on_block_failed, STREAM_SEND_SLOTS);
+		result = doca_comch_producer_task_send_set_conf(c->producer, on_block_sent, on_block_failed,
+								STREAM_SEND_SLOTS);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_user_data(c->producer_ctx, user_data);
 	if (result == DOCA_SUCCESS)
@@ -372,8 +365,8 @@ static void destroy_producer(struct stream_client *c)
 			c->producer_idle = false;
 			result = doca_ctx_stop(c->producer_ctx);
 			if (result == DOCA_ERROR_IN_PROGRESS)
-				result = stream_driver_run_until(
-				    &c->driver, &c->producer_idle, NULL, STREAM_WAIT_TIMEOUT_S * 1000ull);
+				result = stream_driver_run_until(&c->driver, &c->producer_idle, NULL,
+								 STREAM_WAIT_TIMEOUT_S * 1000ull);
 			if (result != DOCA_SUCCESS)
 				DOCA_LOG_ERR("Cannot stop the producer: %s", doca_error_get_name(result));
 		}
@@ -429,8 +422,8 @@ static doca_error_t try_send(struct stream_client *c, uint64_t scheduled_ns)
 		return DOCA_ERROR_AGAIN;
 	prepare(c, seq);
 	if (task == NULL) {
-		result = doca_comch_producer_task_send_alloc_init(
-		    c->producer, slot->buf, NULL, 0, c->remote_consumer_id, &task);
+		result = doca_comch_producer_task_send_alloc_init(c->producer, slot->buf, NULL, 0,
+								  c->remote_consumer_id, &task);
 		if (result != DOCA_SUCCESS) {
 			DOCA_LOG_ERR("Cannot allocate a send task: %s", doca_error_get_name(result));
 			return result;
@@ -480,7 +473,7 @@ static doca_error_t stream_blocks(struct stream_client *c)
 	bool sent;
 
 	c->scheduled =
-	    interval_ns ? ((uint64_t)c->cfg->duration_ms * 1000000ull + interval_ns - 1) / interval_ns : UINT64_MAX;
+		interval_ns ? ((uint64_t)c->cfg->duration_ms * 1000000ull + interval_ns - 1) / interval_ns : UINT64_MAX;
 	prepare(c, 0);
 	while (c->next_seq < c->scheduled) {
 		now = stream_now_ns();
@@ -513,8 +506,7 @@ static doca_error_t stream_blocks(struct stream_client *c)
 		c->scheduled = c->next_seq;
 	else if (c->next_seq < c->scheduled)
 		DOCA_LOG_WARN("Sent %" PRIu64 " of %" PRIu64 " scheduled blocks: the sender could not keep up",
-			      c->next_seq,
-			      c->scheduled);
+			      c->next_seq, c->scheduled);
 	return DOCA_SUCCESS;
 }
 
@@ -541,8 +533,8 @@ static doca_error_t create_client(struct stream_client *c, uint32_t max_msg_size
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(c->ctx, on_client_state);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_client_task_send_set_conf(c->client, on_ctrl_sent, on_ctrl_failed, STREAM_CTRL_TASKS);
+		result = doca_comch_client_task_send_set_conf(c->client, on_ctrl_sent, on_ctrl_failed,
+							      STREAM_CTRL_TASKS);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_client_event_msg_recv_register(c->client, on_message);
 	if (result == DOCA_SUCCESS)
@@ -569,8 +561,8 @@ static void teardown(struct stream_client *c)
 		if (doca_ctx_get_state(c->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
 			c->idle = false;
 			if (doca_ctx_stop(c->ctx) == DOCA_ERROR_IN_PROGRESS)
-				(void)stream_driver_run_until(
-				    &c->driver, &c->idle, NULL, STREAM_WAIT_TIMEOUT_S * 1000ull);
+				(void)stream_driver_run_until(&c->driver, &c->idle, NULL,
+							      STREAM_WAIT_TIMEOUT_S * 1000ull);
 		}
 		if (doca_comch_client_destroy(c->client) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the client");
@@ -590,44 +582,20 @@ static void report(const struct stream_client *c)
 
 	printf("comch_stream client: sent %" PRIu64 " of %" PRIu64 " scheduled blocks of %u bytes in %.3f s"
 	       " (%.0f blocks/s, %.1f MB/s), %" PRIu64 " completed, %" PRIu64 " failed\n",
-	       c->next_seq,
-	       c->scheduled,
-	       c->cfg->block_size,
-	       elapsed_s,
-	       blocks_per_s,
-	       mb_per_s,
-	       c->completed,
+	       c->next_seq, c->scheduled, c->cfg->block_size, elapsed_s, blocks_per_s, mb_per_s, c->completed,
 	       c->send_errors);
 	printf("comch_stream client: %" PRIu64 " blocks waited for a posted buffer (DOCA_ERROR_AGAIN, %" PRIu64
 	       " retries), %" PRIu64 " blocks sent late; server verdict: %s\n",
-	       c->again,
-	       c->retries,
-	       c->late,
-	       verdict);
+	       c->again, c->retries, c->late, verdict);
 	printf("RESULT role=client mode=%s block_size=%u interval_us=%u duration_ms=%u scheduled=%" PRIu64
 	       " sent=%" PRIu64 " completed=%" PRIu64 " send_errors=%" PRIu64 " again=%" PRIu64 " retries=%" PRIu64
 	       " late=%" PRIu64
 	       " elapsed_s=%.6f blocks_per_s=%.0f mb_per_s=%.1f verdict=%s wakeups=%llu timer_wakeups=%llu"
 	       " timeouts=%llu late_wakeups=%llu\n",
-	       stream_mode_name(c->cfg),
-	       c->cfg->block_size,
-	       c->cfg->interval_us,
-	       c->cfg->duration_ms,
-	       c->scheduled,
-	       c->next_seq,
-	       c->completed,
-	       c->send_errors,
-	       c->again,
-	       c->retries,
-	       c->late,
-	       elapsed_s,
-	       blocks_per_s,
-	       mb_per_s,
-	       verdict,
-	       (unsigned long long)c->driver.wakeups,
-	       (unsigned long long)c->driver.timer_wakeups,
-	       (unsigned long long)c->driver.timeouts,
-	       (unsigned long long)c->driver.late_wakeups);
+	       stream_mode_name(c->cfg), c->cfg->block_size, c->cfg->interval_us, c->cfg->duration_ms, c->scheduled,
+	       c->next_seq, c->completed, c->send_errors, c->again, c->retries, c->late, elapsed_s, blocks_per_s,
+	       mb_per_s, verdict, (unsigned long long)c->driver.wakeups, (unsigned long long)c->driver.timer_wakeups,
+	       (unsigned long long)c->driver.timeouts, (unsigned long long)c->driver.late_wakeups);
 	fflush(stdout);
 }
 
@@ -637,12 +605,8 @@ static doca_error_t run_stream(struct stream_client *c)
 	char msg[STREAM_CTRL_MSG_MAX];
 	doca_error_t result;
 
-	snprintf(msg,
-		 sizeof(msg),
-		 "hello block_size=%u interval_us=%u duration_ms=%u",
-		 c->cfg->block_size,
-		 c->cfg->interval_us,
-		 c->cfg->duration_ms);
+	snprintf(msg, sizeof(msg), "hello block_size=%u interval_us=%u duration_ms=%u", c->cfg->block_size,
+		 c->cfg->interval_us, c->cfg->duration_ms);
 	result = send_ctrl(c, msg);
 	if (result != DOCA_SUCCESS)
 		return result;
@@ -654,11 +618,8 @@ static doca_error_t run_stream(struct stream_client *c)
 	result = create_producer(c);
 	if (result != DOCA_SUCCESS)
 		return result;
-	DOCA_LOG_INFO("Streaming %u-byte blocks every %u us for %u ms to consumer %u",
-		      c->cfg->block_size,
-		      c->cfg->interval_us,
-		      c->cfg->duration_ms,
-		      c->remote_consumer_id);
+	DOCA_LOG_INFO("Streaming %u-byte blocks every %u us for %u ms to consumer %u", c->cfg->block_size,
+		      c->cfg->interval_us, c->cfg->duration_ms, c->remote_consumer_id);
 
 	c->streaming = true;
 	result = stream_blocks(c);
@@ -678,8 +639,8 @@ static doca_error_t run_stream(struct stream_client *c)
 	result = send_ctrl(c, msg);
 	if (result != DOCA_SUCCESS)
 		return result;
-	result = stream_driver_run_until(
-	    &c->driver, &c->verdict_received, &c->abort, STREAM_WAIT_TIMEOUT_S * 1000ull + STREAM_DRAIN_TIMEOUT_MS);
+	result = stream_driver_run_until(&c->driver, &c->verdict_received, &c->abort,
+					 STREAM_WAIT_TIMEOUT_S * 1000ull + STREAM_DRAIN_TIMEOUT_MS);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("No verdict from the server: %s", doca_error_get_name(result));
 	return result;

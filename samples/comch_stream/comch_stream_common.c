@@ -19,10 +19,10 @@ DOCA_LOG_REGISTER(COMCH_STREAM::COMMON);
 
 _Static_assert(sizeof(struct stream_block_header) == 32, "the block header layout is part of the wire format");
 
-#define SPIN_NS 200000ull    // keep polling this long after the last piece of work
-#define EPOLL_SAFETY_MS 1000 // epoll_wait() gives up after this long and progresses anyway
-#define TIMER_TAG UINT32_MAX // epoll data of the timerfd (PEs use their index)
-#define HASH_PRIME 0x9e3779b97f4a7c15ull
+#define SPIN_NS         200000ull  // keep polling this long after the last piece of work
+#define EPOLL_SAFETY_MS 1000       // epoll_wait() gives up after this long and progresses anyway
+#define TIMER_TAG       UINT32_MAX // epoll data of the timerfd (PEs use their index)
+#define HASH_PRIME      0x9e3779b97f4a7c15ull
 
 const char *stream_mode_name(const struct stream_config *cfg)
 {
@@ -174,10 +174,8 @@ void stream_block_seal(uint8_t *block, uint32_t size, uint64_t seq, uint64_t sen
 	memcpy(block, &hdr, sizeof(hdr));
 }
 
-const char *stream_block_verify(const uint8_t *block,
-				size_t len,
-				uint32_t expected_size,
-				struct stream_block_header *hdr)
+const char *
+stream_block_verify(const uint8_t *block, size_t len, uint32_t expected_size, struct stream_block_header *hdr)
 {
 	if (len < STREAM_MIN_BLOCK_SIZE)
 		return "shorter than the block header";

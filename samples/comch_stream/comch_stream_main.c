@@ -52,10 +52,7 @@ static doca_error_t int_in_range(const void *param, long long min, long long max
 
 static doca_error_t on_block_size(void *param, void *config)
 {
-	return int_in_range(param,
-			    STREAM_MIN_BLOCK_SIZE,
-			    STREAM_MAX_BLOCK_SIZE,
-			    "block-size",
+	return int_in_range(param, STREAM_MIN_BLOCK_SIZE, STREAM_MAX_BLOCK_SIZE, "block-size",
 			    &((struct stream_config *)config)->block_size);
 }
 
@@ -66,8 +63,8 @@ static doca_error_t on_interval(void *param, void *config)
 
 static doca_error_t on_duration(void *param, void *config)
 {
-	return int_in_range(
-	    param, 1, STREAM_MAX_DURATION_MS, "duration-ms", &((struct stream_config *)config)->duration_ms);
+	return int_in_range(param, 1, STREAM_MAX_DURATION_MS, "duration-ms",
+			    &((struct stream_config *)config)->duration_ms);
 }
 
 static doca_error_t on_epoll(void *param, void *config)
@@ -100,27 +97,15 @@ struct flag_spec {
 };
 
 static const struct flag_spec stream_flags[] = {
-    {"role", "<server|client>", "Which side to play", DOCA_ARGP_TYPE_STRING, on_role, true},
-    {"block-size",
-     "<bytes>",
-     "Client: size of each block, header included (default 65536, at least 32)",
-     DOCA_ARGP_TYPE_INT,
-     on_block_size,
-     false},
-    {"interval-us",
-     "<us>",
-     "Client: one block every this many microseconds (default 100; 0: as fast as possible)",
-     DOCA_ARGP_TYPE_INT,
-     on_interval,
-     false},
-    {"duration-ms", "<ms>", "Client: how long to stream (default 3000)", DOCA_ARGP_TYPE_INT, on_duration, false},
-    {"epoll",
-     NULL,
-     "Sleep on the progress engines' notification handles instead of polling",
-     DOCA_ARGP_TYPE_BOOLEAN,
-     on_epoll,
-     false},
-    {"name", "<name>", "Server name (default comch_stream)", DOCA_ARGP_TYPE_STRING, on_name, false},
+	{"role", "<server|client>", "Which side to play", DOCA_ARGP_TYPE_STRING, on_role, true},
+	{"block-size", "<bytes>", "Client: size of each block, header included (default 65536, at least 32)",
+	 DOCA_ARGP_TYPE_INT, on_block_size, false},
+	{"interval-us", "<us>", "Client: one block every this many microseconds (default 100; 0: as fast as possible)",
+	 DOCA_ARGP_TYPE_INT, on_interval, false},
+	{"duration-ms", "<ms>", "Client: how long to stream (default 3000)", DOCA_ARGP_TYPE_INT, on_duration, false},
+	{"epoll", NULL, "Sleep on the progress engines' notification handles instead of polling",
+	 DOCA_ARGP_TYPE_BOOLEAN, on_epoll, false},
+	{"name", "<name>", "Server name (default comch_stream)", DOCA_ARGP_TYPE_STRING, on_name, false},
 };
 
 static doca_error_t register_stream_flags(void)

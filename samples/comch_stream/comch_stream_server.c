@@ -26,8 +26,8 @@
 
 DOCA_LOG_REGISTER(COMCH_STREAM::SERVER);
 
-#define STREAM_RECV_QUEUE_SIZE 16
-#define STREAM_CTRL_TASKS 16
+#define STREAM_RECV_QUEUE_SIZE     16
+#define STREAM_CTRL_TASKS          16
 #define STREAM_MAX_LOGGED_PROBLEMS 10
 
 struct stream_server {
@@ -124,9 +124,8 @@ static doca_error_t send_ctrl(struct stream_server *s, const char *msg, bool is_
 	return result;
 }
 
-static void on_ctrl_sent(struct doca_comch_task_send *task,
-			 union doca_data task_user_data,
-			 union doca_data ctx_user_data)
+static void
+on_ctrl_sent(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct stream_server *s = ctx_user_data.ptr;
 
@@ -135,9 +134,8 @@ static void on_ctrl_sent(struct doca_comch_task_send *task,
 		s->verdict_sent = true;
 }
 
-static void on_ctrl_failed(struct doca_comch_task_send *task,
-			   union doca_data task_user_data,
-			   union doca_data ctx_user_data)
+static void
+on_ctrl_failed(struct doca_comch_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct stream_server *s = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
@@ -157,9 +155,8 @@ static void on_hello(struct stream_server *s, struct doca_comch_connection *conn
 		DOCA_LOG_WARN("A second hello was ignored");
 		return;
 	}
-	if (sscanf(
-		text, "hello block_size=%u interval_us=%u duration_ms=%u", &block_size, &interval_us, &duration_ms) !=
-		3 ||
+	if (sscanf(text, "hello block_size=%u interval_us=%u duration_ms=%u", &block_size, &interval_us,
+		   &duration_ms) != 3 ||
 	    block_size < STREAM_MIN_BLOCK_SIZE || block_size > STREAM_MAX_BLOCK_SIZE) {
 		DOCA_LOG_ERR("Malformed hello: '%s'", text);
 		s->connection = connection;
@@ -171,8 +168,8 @@ static void on_hello(struct stream_server *s, struct doca_comch_connection *conn
 	s->interval_us = interval_us;
 	s->duration_ms = duration_ms;
 	s->hello = true;
-	DOCA_LOG_INFO(
-	    "The client will stream %u-byte blocks every %u us for %u ms", block_size, interval_us, duration_ms);
+	DOCA_LOG_INFO("The client will stream %u-byte blocks every %u us for %u ms", block_size, interval_us,
+		      duration_ms);
 }
 
 static void on_message(struct doca_comch_event_msg_recv *event,
@@ -287,9 +284,8 @@ static void check_block(struct stream_server *s, const uint8_t *data, size_t len
 	stream_samples_add(&s->latency_ns, now > hdr.sent_ns ? now - hdr.sent_ns : 0);
 }
 
-static void on_block(struct doca_comch_consumer_task_post_recv *task,
-		     union doca_data task_user_data,
-		     union doca_data ctx_user_data)
+static void
+on_block(struct doca_comch_consumer_task_post_recv *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct stream_server *s = ctx_user_data.ptr;
 	uint64_t now = stream_now_ns();
@@ -385,15 +381,13 @@ static doca_error_t create_consumer(struct stream_server *s)
 	doca_error_t result;
 	uint32_t i, id = 0;
 
-	result =
-	    stream_memory_init(&s->memory, s->dev, (size_t)s->block_size * STREAM_RECV_BUFFERS, STREAM_RECV_BUFFERS);
+	result = stream_memory_init(&s->memory, s->dev, (size_t)s->block_size * STREAM_RECV_BUFFERS,
+				    STREAM_RECV_BUFFERS);
 	if (result != DOCA_SUCCESS)
 		return result;
 	for (i = 0; i < STREAM_RECV_BUFFERS; i++) {
-		result = doca_buf_inventory_buf_get_by_addr(s->memory.inventory,
-							    s->memory.mmap,
-							    s->memory.addr + (size_t)i * s->block_size,
-							    s->block_size,
+		result = doca_buf_inventory_buf_get_by_addr(s->memory.inventory, s->memory.mmap,
+							    s->memory.addr + (size_t)i * s->block_size, s->block_size,
 							    &s->bufs[i]);
 		if (result != DOCA_SUCCESS) {
 			DOCA_LOG_ERR("Cannot get receive buffer %u: %s", i, doca_error_get_name(result));
@@ -418,8 +412,8 @@ static doca_error_t create_consumer(struct stream_server *s)
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(s->consumer_ctx, on_consumer_state);
 	if (result == DOCA_SUCCESS)
-		result = doca_comch_consumer_task_post_recv_set_conf(
-		    s->consumer, on_block, on_block_failed, STREAM_RECV_BUFFERS);
+		result = doca_comch_consumer_task_post_recv_set_conf(s->consumer, on_block, on_block_failed,
+								     STREAM_RECV_BUFFERS);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_user_data(s->consumer_ctx, user_data);
 	if (result == DOCA_SUCCESS)
@@ -457,8 +451,8 @@ static doca_error_t create_consumer(struct stream_server *s)
 			return result;
 		}
 	}
-	DOCA_LOG_INFO(
-	    "Consumer %u is running with %u buffers of %u bytes posted", id, STREAM_RECV_BUFFERS, s->block_size);
+	DOCA_LOG_INFO("Consumer %u is running with %u buffers of %u bytes posted", id, STREAM_RECV_BUFFERS,
+		      s->block_size);
 	return DOCA_SUCCESS;
 }
 
@@ -475,8 +469,8 @@ static void destroy_consumer(struct stream_server *s)
 			s->consumer_idle = false;
 			result = doca_ctx_stop(s->consumer_ctx);
 			if (result == DOCA_ERROR_IN_PROGRESS)
-				result = stream_driver_run_until(
-				    &s->driver, &s->consumer_idle, NULL, STREAM_WAIT_TIMEOUT_S * 1000ull);
+				result = stream_driver_run_until(&s->driver, &s->consumer_idle, NULL,
+								 STREAM_WAIT_TIMEOUT_S * 1000ull);
 			if (result != DOCA_SUCCESS)
 				DOCA_LOG_ERR("Cannot stop the consumer: %s", doca_error_get_name(result));
 		}
@@ -523,13 +517,13 @@ static doca_error_t create_server(struct stream_server *s, uint32_t max_msg_size
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(s->ctx, on_server_state);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_server_task_send_set_conf(s->server, on_ctrl_sent, on_ctrl_failed, STREAM_CTRL_TASKS);
+		result = doca_comch_server_task_send_set_conf(s->server, on_ctrl_sent, on_ctrl_failed,
+							      STREAM_CTRL_TASKS);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_event_msg_recv_register(s->server, on_message);
 	if (result == DOCA_SUCCESS)
-		result =
-		    doca_comch_server_event_connection_status_changed_register(s->server, on_connect, on_disconnect);
+		result = doca_comch_server_event_connection_status_changed_register(s->server, on_connect,
+										    on_disconnect);
 	if (result == DOCA_SUCCESS)
 		result = doca_comch_server_set_max_msg_size(s->server, max_msg_size);
 	if (result == DOCA_SUCCESS)
@@ -552,8 +546,8 @@ static void teardown(struct stream_server *s)
 		if (doca_ctx_get_state(s->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
 			s->idle = false;
 			if (doca_ctx_stop(s->ctx) == DOCA_ERROR_IN_PROGRESS)
-				(void)stream_driver_run_until(
-				    &s->driver, &s->idle, NULL, STREAM_WAIT_TIMEOUT_S * 1000ull);
+				(void)stream_driver_run_until(&s->driver, &s->idle, NULL,
+							      STREAM_WAIT_TIMEOUT_S * 1000ull);
 		}
 		if (doca_comch_server_destroy(s->server) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the server");
@@ -593,48 +587,20 @@ static void report(struct stream_server *s, bool ok)
 
 	printf("comch_stream server: %" PRIu64 " of %" PRIu64 " blocks of %u bytes delivered intact in %.3f s"
 	       " (%.1f MB/s, %.0f blocks/s)\n",
-	       s->delivered,
-	       s->sent,
-	       s->block_size,
-	       elapsed_s,
-	       mb_per_s,
-	       blocks_per_s);
+	       s->delivered, s->sent, s->block_size, elapsed_s, mb_per_s, blocks_per_s);
 	printf("comch_stream server: lost %" PRIu64 ", out of order %" PRIu64 ", corrupt %" PRIu64
 	       ", receive errors %" PRIu64 "\n",
-	       lost,
-	       s->out_of_order,
-	       s->corrupt,
-	       s->recv_errors);
+	       lost, s->out_of_order, s->corrupt, s->recv_errors);
 	if (n > 0)
 		printf("comch_stream server: delivery latency p50 %.2f us, p99 %.2f us (min %.2f us, max %.2f us)\n",
-		       p50,
-		       p99,
-		       min,
-		       max);
+		       p50, p99, min, max);
 	printf("RESULT role=server mode=%s block_size=%u interval_us=%u duration_ms=%u sent=%" PRIu64
 	       " delivered=%" PRIu64 " lost=%" PRIu64 " out_of_order=%" PRIu64 " corrupt=%" PRIu64
 	       " recv_errors=%" PRIu64 " elapsed_s=%.6f mb_per_s=%.1f blocks_per_s=%.0f p50_us=%.2f p99_us=%.2f"
 	       " min_us=%.2f max_us=%.2f verdict=%s wakeups=%llu timeouts=%llu late_wakeups=%llu\n",
-	       stream_mode_name(s->cfg),
-	       s->block_size,
-	       s->interval_us,
-	       s->duration_ms,
-	       s->sent,
-	       s->delivered,
-	       lost,
-	       s->out_of_order,
-	       s->corrupt,
-	       s->recv_errors,
-	       elapsed_s,
-	       mb_per_s,
-	       blocks_per_s,
-	       p50,
-	       p99,
-	       min,
-	       max,
-	       ok ? "ok" : "fail",
-	       (unsigned long long)s->driver.wakeups,
-	       (unsigned long long)s->driver.timeouts,
+	       stream_mode_name(s->cfg), s->block_size, s->interval_us, s->duration_ms, s->sent, s->delivered, lost,
+	       s->out_of_order, s->corrupt, s->recv_errors, elapsed_s, mb_per_s, blocks_per_s, p50, p99, min, max,
+	       ok ? "ok" : "fail", (unsigned long long)s->driver.wakeups, (unsigned long long)s->driver.timeouts,
 	       (unsigned long long)s->driver.late_wakeups);
 	fflush(stdout);
 }
@@ -669,10 +635,8 @@ static doca_error_t receive_stream(struct stream_server *s)
 	}
 	result = stream_driver_run_until(&s->driver, &s->all_in, &s->abort, STREAM_DRAIN_TIMEOUT_MS);
 	if (result == DOCA_ERROR_TIME_OUT) {
-		DOCA_LOG_ERR("Only %" PRIu64 " of %" PRIu64 " blocks arrived within %d ms of the end",
-			     s->received,
-			     s->sent,
-			     STREAM_DRAIN_TIMEOUT_MS);
+		DOCA_LOG_ERR("Only %" PRIu64 " of %" PRIu64 " blocks arrived within %d ms of the end", s->received,
+			     s->sent, STREAM_DRAIN_TIMEOUT_MS);
 		result = DOCA_SUCCESS; // reported as lost blocks
 	}
 	return result;
@@ -724,8 +688,8 @@ doca_error_t stream_run_server(const struct stream_config *cfg)
 
 	if (s.connection != NULL) {
 		if (send_ctrl(&s, ok ? "verdict ok" : "verdict fail", true) == DOCA_SUCCESS)
-			(void)stream_driver_run_until(
-			    &s.driver, &s.verdict_sent, NULL, STREAM_WAIT_TIMEOUT_S * 1000ull);
+			(void)stream_driver_run_until(&s.driver, &s.verdict_sent, NULL,
+						      STREAM_WAIT_TIMEOUT_S * 1000ull);
 	}
 	result = s.result;
 	if (result == DOCA_SUCCESS && !ok)

@@ -58,8 +58,8 @@ static doca_error_t on_rep_pci(void *param, void *config)
 	struct sample_comch_args *args = config;
 	doca_error_t result;
 
-	result = copy_pci_addr(
-	    args->rep_pci_addr, sizeof(args->rep_pci_addr), (const char *)param, "representor PCI address");
+	result = copy_pci_addr(args->rep_pci_addr, sizeof(args->rep_pci_addr), (const char *)param,
+			       "representor PCI address");
 	if (result == DOCA_SUCCESS)
 		args->rep_pci_given = true;
 	return result;
@@ -70,10 +70,8 @@ static doca_error_t on_text(void *param, void *config)
 	return set_text(config, (const char *)param);
 }
 
-doca_error_t sample_args_init(struct sample_comch_args *args,
-			      const char *pci_addr,
-			      const char *rep_pci_addr,
-			      const char *text)
+doca_error_t
+sample_args_init(struct sample_comch_args *args, const char *pci_addr, const char *rep_pci_addr, const char *text)
 {
 	doca_error_t result;
 
@@ -84,18 +82,16 @@ doca_error_t sample_args_init(struct sample_comch_args *args,
 			return result;
 	}
 	if (rep_pci_addr != NULL) {
-		result = copy_pci_addr(
-		    args->rep_pci_addr, sizeof(args->rep_pci_addr), rep_pci_addr, "representor PCI address");
+		result = copy_pci_addr(args->rep_pci_addr, sizeof(args->rep_pci_addr), rep_pci_addr,
+				       "representor PCI address");
 		if (result != DOCA_SUCCESS)
 			return result;
 	}
 	return text != NULL ? set_text(args, text) : DOCA_SUCCESS;
 }
 
-static doca_error_t register_string(const char *short_name,
-				    const char *long_name,
-				    const char *description,
-				    doca_argp_param_cb_t callback)
+static doca_error_t
+register_string(const char *short_name, const char *long_name, const char *description, doca_argp_param_cb_t callback)
 {
 	struct doca_argp_param *param;
 	doca_error_t result;
@@ -123,8 +119,7 @@ doca_error_t sample_args_register(unsigned int which)
 	if (which & SAMPLE_ARG_PCI)
 		result = register_string("p", "pci-addr", "DOCA Comm Channel device PCI address", on_pci_addr);
 	if (result == DOCA_SUCCESS && (which & SAMPLE_ARG_REP))
-		result = register_string("r",
-					 "rep-pci",
+		result = register_string("r", "rep-pci",
 					 "DOCA Comm Channel device representor PCI address (needed only on DPU)",
 					 on_rep_pci);
 	if (result == DOCA_SUCCESS && (which & SAMPLE_ARG_TEXT))

@@ -34,10 +34,8 @@ struct sample_comch_args {
 };
 
 // Fills in the defaults (any of them may be NULL: empty address / no text).
-doca_error_t sample_args_init(struct sample_comch_args *args,
-			      const char *pci_addr,
-			      const char *rep_pci_addr,
-			      const char *text);
+doca_error_t
+sample_args_init(struct sample_comch_args *args, const char *pci_addr, const char *rep_pci_addr, const char *text);
 
 // Registers the flags selected by `which` (an OR of enum sample_arg_flags). Call between
 // doca_argp_init() and doca_argp_start().

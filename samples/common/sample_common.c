@@ -99,8 +99,8 @@ doca_error_t sample_open_rep_by_pci(struct doca_dev *dev, const char *rep_pci_ad
 			continue;
 		result = doca_dev_rep_open(list[i], rep);
 		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR(
-			    "Cannot open the representor of %s: %s", rep_pci_addr, doca_error_get_descr(result));
+			DOCA_LOG_ERR("Cannot open the representor of %s: %s", rep_pci_addr,
+				     doca_error_get_descr(result));
 		break;
 	}
 	if (result == DOCA_ERROR_NOT_FOUND) {

@@ -30,9 +30,15 @@ bool valid_name(const char *name) noexcept
 int g_user_log_level = -1;
 int g_user_sdk_log_level = -1;
 
-state *current() noexcept { return g_state.get(); }
+state *current() noexcept
+{
+    return g_state.get();
+}
 
-void reset() noexcept { g_state.reset(); }
+void reset() noexcept
+{
+    g_state.reset();
+}
 
 bool create(const char *program_name, void *config)
 {
@@ -87,7 +93,8 @@ doca_error_t check_param(const doca_argp_cmd &parent, const doca_argp_param &p, 
 {
     const char *shown = !p.long_name_.empty() ? p.long_name_.c_str() : p.short_name_.c_str();
     if (p.short_name_.empty() && p.long_name_.empty())
-        SC_REFUSE(DOCA_ERROR_INITIALIZATION, "%s: the param has neither a short nor a long name", fn);
+        SC_REFUSE(DOCA_ERROR_INITIALIZATION, "%s: the param has neither a short nor a long name",
+                  fn);
     if (p.description_.empty())
         SC_REFUSE(DOCA_ERROR_INITIALIZATION, "%s: param \"%s\" has no description", fn, shown);
     if (p.callback_ == nullptr)
@@ -95,7 +102,8 @@ doca_error_t check_param(const doca_argp_cmd &parent, const doca_argp_param &p, 
     if (p.type_ == DOCA_ARGP_TYPE_UNKNOWN)
         SC_REFUSE(DOCA_ERROR_INITIALIZATION, "%s: param \"%s\" has no type", fn, shown);
     if (reserved_short(p.short_name_) || reserved_long(p.long_name_))
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: param \"%s\": the name is reserved for the DOCA "
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: param \"%s\": the name is reserved for the DOCA "
                   "general flags (-h -v -l -j --help --version --log-level --sdk-log-level --json)",
                   fn, shown);
     for (const doca_argp_param *other : parent.params_) {
@@ -157,7 +165,8 @@ doca_argp_param *settable_param(doca_argp_param *param, const char *fn)
     }
     if (s == nullptr || !sa::owns(*s, param)) {
         SC_LOG_ERR("%s: unknown param %p (not created by doca_argp_param_create, or already "
-                   "destroyed)", fn, static_cast<void *>(param));
+                   "destroyed)",
+                   fn, static_cast<void *>(param));
         return nullptr;
     }
     if (param->registered_) {
@@ -176,7 +185,8 @@ doca_argp_cmd *settable_cmd(doca_argp_cmd *cmd, const char *fn)
     }
     if (s == nullptr || !sa::owns(*s, cmd)) {
         SC_LOG_ERR("%s: unknown command %p (not created by doca_argp_cmd_create, or already "
-                   "destroyed)", fn, static_cast<void *>(cmd));
+                   "destroyed)",
+                   fn, static_cast<void *>(cmd));
         return nullptr;
     }
     if (cmd->registered_) {
@@ -199,7 +209,8 @@ void set_string(std::string doca_argp_param::*field, doca_argp_param *param, con
         }
         if (is_name && !sa::valid_name(value)) {
             SC_LOG_ERR("%s: \"%s\" is not a valid flag name (give it without dashes, no spaces "
-                       "or '=')", fn, value);
+                       "or '=')",
+                       fn, value);
             return 0;
         }
         p->*field = value;
@@ -220,8 +231,10 @@ void set_flag(bool doca_argp_param::*field, doca_argp_param *param, const char *
 doca_error_t link_param(sa::state &s, doca_argp_cmd &parent, doca_argp_param *param, const char *fn)
 {
     if (!sa::owns(s, param))
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown param %p (not created by "
-                  "doca_argp_param_create, or already destroyed)", fn, static_cast<void *>(param));
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: unknown param %p (not created by "
+                  "doca_argp_param_create, or already destroyed)",
+                  fn, static_cast<void *>(param));
     if (param->registered_)
         SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: param is already registered", fn);
     if (doca_error_t rc = sa::check_param(parent, *param, fn); rc != DOCA_SUCCESS) {
@@ -238,8 +251,10 @@ doca_error_t link_param(sa::state &s, doca_argp_cmd &parent, doca_argp_param *pa
 doca_error_t link_cmd(sa::state &s, doca_argp_cmd &parent, doca_argp_cmd *cmd, const char *fn)
 {
     if (!sa::owns(s, cmd))
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p (not created by "
-                  "doca_argp_cmd_create, or already destroyed)", fn, static_cast<void *>(cmd));
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: unknown command %p (not created by "
+                  "doca_argp_cmd_create, or already destroyed)",
+                  fn, static_cast<void *>(cmd));
     if (cmd->registered_)
         SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: command is already registered", fn);
     for (const doca_argp_cmd *up = &parent; up != nullptr; up = up->parent_)
@@ -278,7 +293,8 @@ doca_error_t doca_argp_init(const char *program_name, void *program_config)
     const char *const fn = __func__;
     return guard(fn, [&]() -> doca_error_t {
         if (sa::current() != nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: already initialised (call doca_argp_destroy first)", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE,
+                      "%s: already initialised (call doca_argp_destroy first)", fn);
         sa::create(program_name, program_config);
         return DOCA_SUCCESS;
     });
@@ -352,8 +368,10 @@ doca_error_t doca_argp_register_logger_callback(doca_argp_logger_cb_t callback)
         if (callback == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: callback is NULL", fn);
         if (s->logger_cb_ != nullptr)
-            SC_REFUSE(DOCA_ERROR_ALREADY_EXIST, "%s: a logger callback is already registered "
-                      "(doca_argp_disable_logger_callback first)", fn);
+            SC_REFUSE(DOCA_ERROR_ALREADY_EXIST,
+                      "%s: a logger callback is already registered "
+                      "(doca_argp_disable_logger_callback first)",
+                      fn);
         s->logger_cb_ = callback;
         return DOCA_SUCCESS;
     });
@@ -407,7 +425,8 @@ doca_error_t doca_argp_param_create(struct doca_argp_param **param)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: param is NULL", fn);
         sa::state *s = sa::current();
         if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised (call doca_argp_init)", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE,
+                      "%s: the parser is not initialised (call doca_argp_init)", fn);
         s->param_pool_.push_back(std::make_unique<doca_argp_param>());
         *param = s->param_pool_.back().get();
         return DOCA_SUCCESS;
@@ -509,7 +528,8 @@ doca_error_t doca_argp_param_destroy(struct doca_argp_param *param)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: param is NULL", fn);
         sa::state *s = sa::current();
         if (s == nullptr || !sa::owns(*s, param))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown param %p", fn, static_cast<void *>(param));
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown param %p", fn,
+                      static_cast<void *>(param));
         if (param->registered_)
             SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: param is registered; the parser destroys it", fn);
         drop_from_pool(s->param_pool_, param);
@@ -525,7 +545,8 @@ doca_error_t doca_argp_cmd_create(struct doca_argp_cmd **cmd)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: cmd is NULL", fn);
         sa::state *s = sa::current();
         if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised (call doca_argp_init)", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE,
+                      "%s: the parser is not initialised (call doca_argp_init)", fn);
         s->cmd_pool_.push_back(std::make_unique<doca_argp_cmd>());
         *cmd = s->cmd_pool_.back().get();
         return DOCA_SUCCESS;
@@ -583,7 +604,8 @@ void doca_argp_cmd_set_hidden(struct doca_argp_cmd *cmd)
     });
 }
 
-doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd, struct doca_argp_param *input_param)
+doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd,
+                                          struct doca_argp_param *input_param)
 {
     const char *const fn = __func__;
     return guard(fn, [&]() -> doca_error_t {
@@ -593,7 +615,8 @@ doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd, struct doca
         if (cmd == nullptr || input_param == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, cmd ? "input_param" : "cmd");
         if (!sa::owns(*s, cmd))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn, static_cast<void *>(cmd));
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn,
+                      static_cast<void *>(cmd));
         if (s->started_)
             SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: doca_argp_start already ran", fn);
         return link_param(*s, *cmd, input_param, fn);
@@ -610,7 +633,8 @@ doca_error_t doca_argp_cmd_register_cmd(struct doca_argp_cmd *cmd, struct doca_a
         if (cmd == nullptr || input_cmd == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, cmd ? "input_cmd" : "cmd");
         if (!sa::owns(*s, cmd))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn, static_cast<void *>(cmd));
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn,
+                      static_cast<void *>(cmd));
         if (cmd == input_cmd)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: a command cannot contain itself", fn);
         if (s->started_)
@@ -627,9 +651,11 @@ doca_error_t doca_argp_cmd_destroy(struct doca_argp_cmd *cmd)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: cmd is NULL", fn);
         sa::state *s = sa::current();
         if (s == nullptr || !sa::owns(*s, cmd))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn, static_cast<void *>(cmd));
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn,
+                      static_cast<void *>(cmd));
         if (cmd->registered_)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: command is registered; the parser destroys it", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: command is registered; the parser destroys it",
+                      fn);
         destroy_cmd_tree(*s, cmd);
         return DOCA_SUCCESS;
     });

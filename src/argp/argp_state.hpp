@@ -111,4 +111,5 @@ bool reserved_long(const std::string &name) noexcept;
 
 } // namespace softcomch::argp
 
-#define SC_ARGP_MSG(level, ...) ::softcomch::argp::message((level), __FILE_NAME__, __LINE__, __VA_ARGS__)
+#define SC_ARGP_MSG(level, ...)                                                                    \
+    ::softcomch::argp::message((level), __FILE_NAME__, __LINE__, __VA_ARGS__)

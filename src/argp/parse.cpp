@@ -231,7 +231,8 @@ doca_error_t parser::general_flag(const std::string &name, const std::string *in
             SC_ARGP_MSG(log::error, "Flag %s given more than once", flag.c_str());
             return usage_error(DOCA_ERROR_INVALID_VALUE);
         }
-        if (doca_error_t rc = take_value(flag, inline_value, args, i, &json_path_); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = take_value(flag, inline_value, args, i, &json_path_);
+            rc != DOCA_SUCCESS)
             return rc;
         json_given_ = true;
         return DOCA_SUCCESS;
@@ -239,7 +240,8 @@ doca_error_t parser::general_flag(const std::string &name, const std::string *in
     return DOCA_ERROR_NOT_FOUND;
 }
 
-doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *value, occurrence *out)
+doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *value,
+                                 occurrence *out)
 {
     const std::string name = display_name(p);
     out->param = &p;
@@ -250,7 +252,8 @@ doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *va
     case DOCA_ARGP_TYPE_INT:
         if (parse_int(*value, &out->i))
             return DOCA_SUCCESS;
-        SC_ARGP_MSG(log::error, "Flag %s expects an integer, got \"%s\"", name.c_str(), value->c_str());
+        SC_ARGP_MSG(log::error, "Flag %s expects an integer, got \"%s\"", name.c_str(),
+                    value->c_str());
         break;
     case DOCA_ARGP_TYPE_BOOLEAN:
         if (value == nullptr) {
@@ -265,7 +268,8 @@ doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *va
     case DOCA_ARGP_TYPE_DOUBLE:
         if (parse_double(*value, &out->d))
             return DOCA_SUCCESS;
-        SC_ARGP_MSG(log::error, "Flag %s expects a number, got \"%s\"", name.c_str(), value->c_str());
+        SC_ARGP_MSG(log::error, "Flag %s expects a number, got \"%s\"", name.c_str(),
+                    value->c_str());
         break;
     case DOCA_ARGP_TYPE_JSON_OBJ: {
         std::string err;
@@ -311,7 +315,8 @@ doca_error_t parser::tokenise(const std::vector<std::string> &args)
             }
             std::string value;
             if (p->type_ != DOCA_ARGP_TYPE_BOOLEAN) {
-                if (doca_error_t rc = take_value(tok, inline_value, args, i, &value); rc != DOCA_SUCCESS)
+                if (doca_error_t rc = take_value(tok, inline_value, args, i, &value);
+                    rc != DOCA_SUCCESS)
                     return rc;
                 inline_value = &value;
             }
@@ -335,7 +340,8 @@ doca_error_t parser::tokenise(const std::vector<std::string> &args)
             bool has_glued = false;
             if (p == nullptr && (body[0] == 'l' || body[0] == 'j')) {
                 glued = body.substr(1);
-                if (doca_error_t rc = general_flag(body.substr(0, 1), &glued, args, i); rc != DOCA_SUCCESS)
+                if (doca_error_t rc = general_flag(body.substr(0, 1), &glued, args, i);
+                    rc != DOCA_SUCCESS)
                     return rc;
                 continue;
             }
@@ -355,7 +361,8 @@ doca_error_t parser::tokenise(const std::vector<std::string> &args)
             std::string value;
             const std::string *value_ptr = nullptr;
             if (p->type_ != DOCA_ARGP_TYPE_BOOLEAN) {
-                if (doca_error_t rc = take_value(tok, has_glued ? &glued : nullptr, args, i, &value);
+                if (doca_error_t rc =
+                        take_value(tok, has_glued ? &glued : nullptr, args, i, &value);
                     rc != DOCA_SUCCESS)
                     return rc;
                 value_ptr = &value;
@@ -453,7 +460,8 @@ doca_error_t parser::json_general(const json::value &section)
             }
             (sdk ? json_sdk_ : json_log_) = level;
         } else if (key == "help" || key == "version" || key == "json") {
-            SC_ARGP_MSG(log::error, "JSON key \"%s\" is only accepted on the command line", key.c_str());
+            SC_ARGP_MSG(log::error, "JSON key \"%s\" is only accepted on the command line",
+                        key.c_str());
             return usage_error(DOCA_ERROR_NOT_SUPPORTED);
         } else {
             SC_ARGP_MSG(log::error, "Unknown key \"%s\" in \"doca_general_flags\"", key.c_str());
@@ -485,7 +493,8 @@ doca_error_t parser::json_program(const json::value &section)
             continue;
         }
         if (v.is_array() && p->type_ != DOCA_ARGP_TYPE_JSON_OBJ) {
-            SC_ARGP_MSG(log::error, "JSON key \"%s\": an array needs a flag that may repeat", key.c_str());
+            SC_ARGP_MSG(log::error, "JSON key \"%s\": an array needs a flag that may repeat",
+                        key.c_str());
             return usage_error(DOCA_ERROR_INVALID_VALUE);
         }
         occurrence o;
@@ -502,7 +511,8 @@ doca_error_t parser::json_dpdk(const json::value &section)
 {
     if (s_.dpdk_cb_ == nullptr) {
         if (section.size() > 0)
-            SC_ARGP_MSG(log::warning, "\"doca_dpdk_flags\" ignored: this program does not use DPDK");
+            SC_ARGP_MSG(log::warning,
+                        "\"doca_dpdk_flags\" ignored: this program does not use DPDK");
         return DOCA_SUCCESS;
     }
     for (const auto &[key, v] : section.items()) {
@@ -533,7 +543,8 @@ doca_error_t parser::json_dpdk(const json::value &section)
             ok = add(v);
         }
         if (!ok) {
-            SC_ARGP_MSG(log::error, "JSON key \"%s\" in \"doca_dpdk_flags\": unsupported value", key.c_str());
+            SC_ARGP_MSG(log::error, "JSON key \"%s\" in \"doca_dpdk_flags\": unsupported value",
+                        key.c_str());
             return usage_error(DOCA_ERROR_INVALID_VALUE);
         }
     }
@@ -569,8 +580,10 @@ doca_error_t parser::load_json(const std::string &path)
         return usage_error(DOCA_ERROR_INVALID_VALUE);
     }
     for (const auto &[key, v] : root.items()) {
-        if (key != "doca_general_flags" && key != "doca_program_flags" && key != "doca_dpdk_flags") {
-            SC_ARGP_MSG(log::error, "JSON file %s: unknown section \"%s\" (expected "
+        if (key != "doca_general_flags" && key != "doca_program_flags" &&
+            key != "doca_dpdk_flags") {
+            SC_ARGP_MSG(log::error,
+                        "JSON file %s: unknown section \"%s\" (expected "
                         "doca_dpdk_flags, doca_general_flags, doca_program_flags)",
                         path.c_str(), key.c_str());
             return usage_error(DOCA_ERROR_NOT_SUPPORTED);
@@ -580,7 +593,7 @@ doca_error_t parser::load_json(const std::string &path)
                         key.c_str());
             return usage_error(DOCA_ERROR_INVALID_VALUE);
         }
-        doca_error_t rc = key == "doca_general_flags" ? json_general(v)
+        doca_error_t rc = key == "doca_general_flags"   ? json_general(v)
                           : key == "doca_program_flags" ? json_program(v)
                                                         : json_dpdk(v);
         if (rc != DOCA_SUCCESS)
@@ -755,7 +768,8 @@ doca_error_t parser::run(int argc, char **argv)
             continue;
         const doca_error_t rc = chain_[k]->callback_(s_.config_);
         if (rc != DOCA_SUCCESS) {
-            SC_ARGP_MSG(log::error, "Command \"%s\" failed: %s", chain_[k]->name_.c_str(), error_name(rc));
+            SC_ARGP_MSG(log::error, "Command \"%s\" failed: %s", chain_[k]->name_.c_str(),
+                        error_name(rc));
             return rc;
         }
     }
@@ -779,12 +793,14 @@ extern "C" doca_error_t doca_argp_start(int argc, char **argv)
     return softcomch::guard(fn, [&]() -> doca_error_t {
         softcomch::argp::state *s = softcomch::argp::current();
         if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised (call doca_argp_init)", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE,
+                      "%s: the parser is not initialised (call doca_argp_init)", fn);
         if (argc < 0 || (argc > 0 && argv == nullptr))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: invalid argc/argv (%d, %p)", fn, argc,
                       static_cast<void *>(argv));
         if (s->started_)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: already called (destroy and init again to re-parse)", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE,
+                      "%s: already called (destroy and init again to re-parse)", fn);
         s->started_ = true;
         softcomch::argp::parser p(*s);
         return p.run(argc, argv);

@@ -14,8 +14,7 @@ namespace transport = softcomch::transport;
 
 doca_comch_client::doca_comch_client(doca_dev *dev, std::string name)
     : comch_ctx("comch client", dev, std::move(name))
-{
-}
+{}
 
 doca_comch_client::~doca_comch_client()
 {
@@ -31,13 +30,14 @@ doca_error_t doca_comch_client::do_start()
     try {
         dir = transport::fabric_dir(fabric);
     } catch (const std::system_error &e) {
-        SC_LOG_ERR("doca_ctx_start: comch client '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
+        SC_LOG_ERR("doca_ctx_start: comch client '%s': cannot use fabric '%s': %s", name_.c_str(),
+                   fabric.c_str(), e.what());
         return DOCA_ERROR_INITIALIZATION;
     }
     connection_.reset();
     transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(), name_};
-    connector_.emplace(std::move(dir), std::move(key), transport::link_params{max_msg_size_, recv_queue_size_},
-                       int(::getpid()));
+    connector_.emplace(std::move(dir), std::move(key),
+                       transport::link_params{max_msg_size_, recv_queue_size_}, int(::getpid()));
     next_attempt_ns_ = 0;
     waiting_logged_ = false;
     handshake_watcher_.ready = true;
@@ -78,10 +78,10 @@ bool doca_comch_client::wrong_representor_hint(std::string &why) const
     for (const auto &e : eps) {
         if (e.key.name == name_ && e.key.bluefield == dev_->info()->bluefield_id() &&
             e.key.host_function != dev_->info()->pci_addr()) {
-            why = "server '" + name_ + "' is bound to representor " + e.representor + " of host function " +
-                  e.key.host_function + ", but this client's device is " + dev_->info()->pci_addr() +
-                  "; start the server with the representor of " + dev_->info()->pci_addr() +
-                  " or run the client on " + e.key.host_function;
+            why = "server '" + name_ + "' is bound to representor " + e.representor +
+                  " of host function " + e.key.host_function + ", but this client's device is " +
+                  dev_->info()->pci_addr() + "; start the server with the representor of " +
+                  dev_->info()->pci_addr() + " or run the client on " + e.key.host_function;
             return true;
         }
     }
@@ -118,8 +118,9 @@ unsigned doca_comch_client::poll_connecting()
             return 1;
         }
         if (!waiting_logged_) {
-            SC_LOG_INFO("comch client '%s': waiting for the server on host function %s (fabric '%s')",
-                        name_.c_str(), dev_->info()->pci_addr().c_str(), transport::fabric_name().c_str());
+            SC_LOG_INFO(
+                "comch client '%s': waiting for the server on host function %s (fabric '%s')",
+                name_.c_str(), dev_->info()->pci_addr().c_str(), transport::fabric_name().c_str());
             waiting_logged_ = true;
         }
         next_attempt_ns_ = now + retry_interval_ns;

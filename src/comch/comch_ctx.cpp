@@ -33,7 +33,10 @@ comch_ctx::comch_ctx(const char *kind, doca_dev *dev, std::string name)
     dev_->hold(); // doca_dev_close refuses (IN_USE) while a context uses the device
 }
 
-comch_ctx::~comch_ctx() { dev_->release(); }
+comch_ctx::~comch_ctx()
+{
+    dev_->release();
+}
 
 doca_error_t comch_ctx::set_max_msg_size(uint32_t size, const char *func)
 {
@@ -77,8 +80,9 @@ doca_error_t comch_ctx::task_send_set_conf(doca_comch_task_send_completion_cb_t 
     }
     uint32_t cap = dev_->info()->comch().max_send_tasks;
     if (num == 0 || num > cap) {
-        SC_LOG_ERR("%s: %u send tasks is out of range (1..%u, see doca_comch_cap_get_max_send_tasks)",
-                   func, num, cap);
+        SC_LOG_ERR(
+            "%s: %u send tasks is out of range (1..%u, see doca_comch_cap_get_max_send_tasks)",
+            func, num, cap);
         return DOCA_ERROR_INVALID_VALUE;
     }
     send_pool_.configure(static_cast<doca_ctx *>(this), num, &comch_ctx::invoke_send);
@@ -100,12 +104,14 @@ doca_error_t comch_ctx::event_msg_recv_register(doca_comch_event_msg_recv_cb_t c
 }
 
 doca_error_t comch_ctx::event_consumer_register(doca_comch_event_consumer_cb_t new_cb,
-                                                doca_comch_event_consumer_cb_t expired_cb, const char *func)
+                                                doca_comch_event_consumer_cb_t expired_cb,
+                                                const char *func)
 {
     if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
         return rc;
     if (!new_cb || !expired_cb) {
-        SC_LOG_ERR("%s: both the new-consumer and the expired-consumer callback are required", func);
+        SC_LOG_ERR("%s: both the new-consumer and the expired-consumer callback are required",
+                   func);
         return DOCA_ERROR_INVALID_VALUE;
     }
     new_consumer_cb_ = new_cb;
@@ -113,12 +119,13 @@ doca_error_t comch_ctx::event_consumer_register(doca_comch_event_consumer_cb_t n
     return DOCA_SUCCESS;
 }
 
-doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const void *msg, uint32_t len,
-                                             doca_comch_task_send **task, const char *func)
+doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const void *msg,
+                                             uint32_t len, doca_comch_task_send **task,
+                                             const char *func)
 {
     if (state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("%s: the %s is %s; send tasks can only be allocated while RUNNING", func, kind_name(),
-                   softcomch::core::state_name(state()));
+        SC_LOG_ERR("%s: the %s is %s; send tasks can only be allocated while RUNNING", func,
+                   kind_name(), softcomch::core::state_name(state()));
         return DOCA_ERROR_BAD_STATE;
     }
     if (!owns(conn)) {
@@ -157,7 +164,8 @@ void comch_ctx::invoke_send(doca_task *t)
 {
     auto *task = static_cast<doca_comch_task_send *>(t);
     auto *self = static_cast<comch_ctx *>(t->ctx_);
-    doca_comch_task_send_completion_cb_t cb = t->status_ == DOCA_SUCCESS ? self->send_ok_cb_ : self->send_err_cb_;
+    doca_comch_task_send_completion_cb_t cb =
+        t->status_ == DOCA_SUCCESS ? self->send_ok_cb_ : self->send_err_cb_;
     cb(task, t->user_data_, self->user_data());
 }
 
@@ -217,7 +225,8 @@ void comch_ctx::abandon(doca_task *t) noexcept
     // it later could read freed memory. A send already in the peer's ring (completion queued)
     // is delivered; only its callback is skipped.
     auto *task = static_cast<doca_comch_task_send *>(t);
-    if (t->state_ == softcomch::core::task_state::submitted && task->conn_ && task->conn_->pending_.remove(t)) {
+    if (t->state_ == softcomch::core::task_state::submitted && task->conn_ &&
+        task->conn_->pending_.remove(t)) {
         SC_LOG_DBG("doca_task_free: a queued send was withdrawn before it reached the peer");
         task_retired();
         free_task(t);
@@ -291,9 +300,11 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
             conn->live_.recv_bytes += m->len;
             work += pe()->flush_completions();
             if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
-                recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)), m->len, conn);
+                recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)), m->len,
+                         conn);
         } else {
-            SC_LOG_WARN("%s '%s': dropped a message of unknown type %u", kind_name(), name_.c_str(), m->type);
+            SC_LOG_WARN("%s '%s': dropped a message of unknown type %u", kind_name(), name_.c_str(),
+                        m->type);
         }
         link.release();
     }
@@ -333,8 +344,9 @@ unsigned comch_ctx::service_socket(doca_comch_connection *conn)
         size_t len = 0;
         int fds[softcomch::transport::k_max_msg_fds];
         size_t nfds = 0;
-        doca_error_t rc = softcomch::transport::recv_msg(conn->link_->socket_fd(), buf, sizeof buf, &len, fds, &nfds,
-                                                          softcomch::transport::k_max_msg_fds);
+        doca_error_t rc =
+            softcomch::transport::recv_msg(conn->link_->socket_fd(), buf, sizeof buf, &len, fds,
+                                           &nfds, softcomch::transport::k_max_msg_fds);
         if (rc == DOCA_ERROR_AGAIN)
             break;
         if (rc != DOCA_SUCCESS) {
@@ -352,8 +364,8 @@ unsigned comch_ctx::service_socket(doca_comch_connection *conn)
         for (size_t i = 0; i < nfds; ++i)
             ::close(fds[i]);
         if (rc != DOCA_SUCCESS) {
-            SC_LOG_WARN("%s '%s': ignored an invalid message from the peer (%s)", kind_name(), name_.c_str(),
-                        softcomch::error_name(rc));
+            SC_LOG_WARN("%s '%s': ignored an invalid message from the peer (%s)", kind_name(),
+                        name_.c_str(), softcomch::error_name(rc));
         } else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m)) {
             std::lock_guard<std::mutex> g(conn->fast_.mu);
             auto it = conn->fast_.local.find(ack->consumer_id);
@@ -362,8 +374,8 @@ unsigned comch_ctx::service_socket(doca_comch_connection *conn)
         } else if (auto *exp = std::get_if<wire::consumer_expire_msg>(&m)) {
             handle_expire(conn, exp->consumer_id);
         } else {
-            SC_LOG_WARN("%s '%s': unexpected handshake message on an established connection", kind_name(),
-                        name_.c_str());
+            SC_LOG_WARN("%s '%s': unexpected handshake message on an established connection",
+                        kind_name(), name_.c_str());
         }
     }
     return work;
@@ -381,7 +393,8 @@ void comch_ctx::send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t 
         softcomch::transport::send_msg(conn->link_->socket_fd(), buf, len, nullptr, 0);
 }
 
-void comch_ctx::handle_announce(doca_comch_connection *conn, const softcomch::transport::wire::consumer_announce_msg &m,
+void comch_ctx::handle_announce(doca_comch_connection *conn,
+                                const softcomch::transport::wire::consumer_announce_msg &m,
                                 int *fds, size_t nfds)
 {
     namespace wire = softcomch::transport::wire;
@@ -410,8 +423,8 @@ void comch_ctx::handle_announce(doca_comch_connection *conn, const softcomch::tr
         rc = shm::map_peer(mem_fd.get(), d, rc_ok->memory);
     }
     if (rc != DOCA_SUCCESS) {
-        SC_LOG_ERR("%s '%s': cannot reach the peer's consumer %u: %s", kind_name(), name_.c_str(), m.consumer_id,
-                   softcomch::error_name(rc));
+        SC_LOG_ERR("%s '%s': cannot reach the peer's consumer %u: %s", kind_name(), name_.c_str(),
+                   m.consumer_id, softcomch::error_name(rc));
         send_ack(conn, m.consumer_id, rc);
         return;
     }
@@ -479,8 +492,7 @@ void comch_ctx::arm_connection(doca_comch_connection *conn, softcomch::core::arm
         return;
     if (conn->socket_ready_ || conn->peer_gone_ || conn->peer_closed_ || !conn->link_->arm())
         r.busy = true;
-    if (!conn->pending_.empty() &&
-        (r.timeout_ns == 0 || r.timeout_ns > k_pending_retry_ns))
+    if (!conn->pending_.empty() && (r.timeout_ns == 0 || r.timeout_ns > k_pending_retry_ns))
         r.timeout_ns = k_pending_retry_ns;
 }
 

@@ -55,10 +55,12 @@ public:
     doca_error_t set_max_msg_size(uint32_t size, const char *func);
     doca_error_t set_recv_queue_size(uint32_t size, const char *func);
     doca_error_t task_send_set_conf(doca_comch_task_send_completion_cb_t ok,
-                                    doca_comch_task_send_completion_cb_t err, uint32_t num, const char *func);
+                                    doca_comch_task_send_completion_cb_t err, uint32_t num,
+                                    const char *func);
     doca_error_t event_msg_recv_register(doca_comch_event_msg_recv_cb_t cb, const char *func);
     doca_error_t event_consumer_register(doca_comch_event_consumer_cb_t new_cb,
-                                         doca_comch_event_consumer_cb_t expired_cb, const char *func);
+                                         doca_comch_event_consumer_cb_t expired_cb,
+                                         const char *func);
     uint32_t max_msg_size() const noexcept { return max_msg_size_; }
     uint32_t recv_queue_size() const noexcept { return recv_queue_size_; }
     doca_dev *dev() const noexcept { return dev_; }
@@ -79,7 +81,6 @@ public:
     virtual bool owns(const doca_comch_connection *conn) const noexcept = 0;
 
 protected:
-
     // Registers a new connection's descriptors with the engine.
     doca_error_t register_connection(doca_comch_connection *conn);
     // Delivers received messages, flushes pending sends, notices peer death. Returns work done.
@@ -111,8 +112,9 @@ protected:
 
 private:
     static void invoke_send(doca_task *t);
-    void handle_announce(doca_comch_connection *conn, const softcomch::transport::wire::consumer_announce_msg &m,
-                         int *fds, size_t nfds);
+    void handle_announce(doca_comch_connection *conn,
+                         const softcomch::transport::wire::consumer_announce_msg &m, int *fds,
+                         size_t nfds);
     void handle_expire(doca_comch_connection *conn, uint32_t id);
     void send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t status) noexcept;
     // The connection ended: the peer's consumers expire, ours lose their peer.

@@ -27,7 +27,8 @@ struct doca_comch_connection {
         closed,  // no traffic; kept until the owner reaches IDLE so stale handles are detected
     };
 
-    doca_comch_connection(softcomch::comch::comch_ctx *owner, std::unique_ptr<softcomch::transport::link> l);
+    doca_comch_connection(softcomch::comch::comch_ctx *owner,
+                          std::unique_ptr<softcomch::transport::link> l);
     ~doca_comch_connection();
     doca_comch_connection(const doca_comch_connection &) = delete;
     doca_comch_connection &operator=(const doca_comch_connection &) = delete;
@@ -38,8 +39,8 @@ struct doca_comch_connection {
     state state_ = state::open;
     union doca_data user_data_ {};
     softcomch::intrusive_fifo<doca_task> pending_; // submitted, waiting for space in the peer ring
-    bool peer_gone_ = false;        // liveness socket hung up (peer process died or closed)
-    bool peer_closed_ = false;      // the peer sent its disconnect notice
+    bool peer_gone_ = false;   // liveness socket hung up (peer process died or closed)
+    bool peer_closed_ = false; // the peer sent its disconnect notice
     bool events_registered_ = false;
     softcomch::comch::fast_registry fast_; // producers/consumers on this connection
 

@@ -53,9 +53,10 @@ doca_error_t doca_comch_consumer::set_imm_data_len(uint32_t len, const char *fun
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_comch_consumer::task_post_recv_set_conf(doca_comch_consumer_task_post_recv_completion_cb_t ok,
-                                                          doca_comch_consumer_task_post_recv_completion_cb_t err,
-                                                          uint32_t num, const char *func)
+doca_error_t
+doca_comch_consumer::task_post_recv_set_conf(doca_comch_consumer_task_post_recv_completion_cb_t ok,
+                                             doca_comch_consumer_task_post_recv_completion_cb_t err,
+                                             uint32_t num, const char *func)
 {
     if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
         return rc;
@@ -76,7 +77,9 @@ doca_error_t doca_comch_consumer::task_post_recv_set_conf(doca_comch_consumer_ta
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_comch_consumer::task_post_recv_alloc_init(doca_buf *buf, doca_comch_consumer_task_post_recv **task)
+doca_error_t
+doca_comch_consumer::task_post_recv_alloc_init(doca_buf *buf,
+                                               doca_comch_consumer_task_post_recv **task)
 {
     const char *func = "doca_comch_consumer_task_post_recv_alloc_init";
     if (state() != DOCA_CTX_STATE_RUNNING) {
@@ -89,7 +92,9 @@ doca_error_t doca_comch_consumer::task_post_recv_alloc_init(doca_buf *buf, doca_
         return DOCA_ERROR_INVALID_VALUE;
     }
     if (pool_.capacity() == 0) {
-        SC_LOG_ERR("%s: no post-receive tasks configured (doca_comch_consumer_task_post_recv_set_conf)", func);
+        SC_LOG_ERR(
+            "%s: no post-receive tasks configured (doca_comch_consumer_task_post_recv_set_conf)",
+            func);
         return DOCA_ERROR_NO_MEMORY;
     }
     doca_comch_consumer_task_post_recv *t = pool_.alloc();
@@ -123,7 +128,8 @@ doca_error_t doca_comch_consumer::do_start()
         return DOCA_ERROR_NOT_CONNECTED;
     }
     if (pool_.capacity() == 0) {
-        SC_LOG_ERR("%s: consumer %u has no post-receive tasks (doca_comch_consumer_task_post_recv_set_conf)",
+        SC_LOG_ERR("%s: consumer %u has no post-receive tasks "
+                   "(doca_comch_consumer_task_post_recv_set_conf)",
                    func, id_);
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -137,7 +143,8 @@ doca_error_t doca_comch_consumer::do_start()
     params.consumer_id = id_;
     if ((rc = shm::fast_channel::create(params, channel_)) != DOCA_SUCCESS ||
         (rc = queue_.attach(channel_)) != DOCA_SUCCESS) {
-        SC_LOG_ERR("%s: cannot create the channel of consumer %u: %s", func, id_, softcomch::error_name(rc));
+        SC_LOG_ERR("%s: cannot create the channel of consumer %u: %s", func, id_,
+                   softcomch::error_name(rc));
         shared_.reset();
         return DOCA_ERROR_INITIALIZATION;
     }
@@ -178,7 +185,8 @@ doca_error_t doca_comch_consumer::do_start()
     if (rc == DOCA_SUCCESS)
         rc = softcomch::transport::send_msg(conn_->link_->socket_fd(), buf, len, fds, nfds);
     if (rc != DOCA_SUCCESS) {
-        SC_LOG_ERR("%s: cannot announce consumer %u to the peer: %s", func, id_, softcomch::error_name(rc));
+        SC_LOG_ERR("%s: cannot announce consumer %u to the peer: %s", func, id_,
+                   softcomch::error_name(rc));
         release_transport();
         return DOCA_ERROR_NOT_CONNECTED;
     }
@@ -239,7 +247,8 @@ doca_error_t doca_comch_consumer::validate(const doca_task *t) const
 {
     auto *task = static_cast<const doca_comch_consumer_task_post_recv *>(t);
     if (!task->buf_ || task->buf_->mmap() != mmap_) {
-        SC_LOG_ERR("doca_task_try_submit: the post-receive task's buffer is not in the consumer's mmap");
+        SC_LOG_ERR(
+            "doca_task_try_submit: the post-receive task's buffer is not in the consumer's mmap");
         return DOCA_ERROR_INVALID_VALUE;
     }
     return DOCA_SUCCESS;
@@ -261,7 +270,8 @@ doca_error_t doca_comch_consumer::submit(doca_task *t)
     doca_error_t rc = queue_.post(pool_.index_of(task), reinterpret_cast<uint64_t>(data), cap);
     if (rc != DOCA_SUCCESS) {
         if (rc != DOCA_ERROR_AGAIN)
-            SC_LOG_ERR("doca_task_submit: cannot post the receive buffer: %s", softcomch::error_name(rc));
+            SC_LOG_ERR("doca_task_submit: cannot post the receive buffer: %s",
+                       softcomch::error_name(rc));
         return rc;
     }
     t->state_ = softcomch::core::task_state::submitted;
@@ -284,7 +294,8 @@ unsigned doca_comch_consumer::drain_completions()
             break;
         doca_comch_consumer_task_post_recv *task = pool_.at(c->task);
         if (!task || task->state_ != softcomch::core::task_state::submitted) {
-            SC_LOG_ERR("consumer %u: the peer completed receive %u, which is not posted; ignored", id_, c->task);
+            SC_LOG_ERR("consumer %u: the peer completed receive %u, which is not posted; ignored",
+                       id_, c->task);
             queue_.release();
             continue;
         }
@@ -344,7 +355,8 @@ unsigned doca_comch_consumer::poll()
             return 1;
         }
         SC_LOG_ERR("consumer %u: the peer %s", id_,
-                   st > 0 ? softcomch::error_name(doca_error_t(st)) : "went away before accepting it");
+                   st > 0 ? softcomch::error_name(doca_error_t(st))
+                          : "went away before accepting it");
         announce_expired();
         release_transport();
         set_state(DOCA_CTX_STATE_IDLE); // may destroy this consumer: return at once

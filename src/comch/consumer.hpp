@@ -27,8 +27,10 @@ struct shared_mmap;
 }
 
 struct doca_comch_consumer_task_post_recv : doca_task {
-    static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::consumer_post_recv;
-    explicit doca_comch_consumer_task_post_recv(doca_ctx *owner) noexcept : doca_task(owner, k_kind) {}
+    static constexpr softcomch::core::task_kind k_kind =
+        softcomch::core::task_kind::consumer_post_recv;
+    explicit doca_comch_consumer_task_post_recv(doca_ctx *owner) noexcept : doca_task(owner, k_kind)
+    {}
     doca_buf *buf_ = nullptr;
     uint32_t producer_id_ = 0;
     uint32_t imm_len_ = 0;
@@ -45,12 +47,16 @@ struct doca_comch_consumer final : doca_ctx {
     uint32_t imm_data_len() const noexcept { return imm_data_len_; }
     doca_error_t set_imm_data_len(uint32_t len, const char *func);
     doca_error_t task_post_recv_set_conf(doca_comch_consumer_task_post_recv_completion_cb_t ok,
-                                         doca_comch_consumer_task_post_recv_completion_cb_t err, uint32_t num,
-                                         const char *func);
-    doca_error_t task_post_recv_alloc_init(doca_buf *buf, doca_comch_consumer_task_post_recv **task);
+                                         doca_comch_consumer_task_post_recv_completion_cb_t err,
+                                         uint32_t num, const char *func);
+    doca_error_t task_post_recv_alloc_init(doca_buf *buf,
+                                           doca_comch_consumer_task_post_recv **task);
 
     // Called on the connection's thread when the peer answered this consumer's announcement.
-    void peer_acknowledged(uint32_t status) noexcept { ack_status_.store(int(status), std::memory_order_release); }
+    void peer_acknowledged(uint32_t status) noexcept
+    {
+        ack_status_.store(int(status), std::memory_order_release);
+    }
     // Called on the connection's thread when the connection ended.
     void peer_gone() noexcept { peer_gone_.store(true, std::memory_order_release); }
 

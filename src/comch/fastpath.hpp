@@ -29,8 +29,8 @@ struct remote_consumer {
     softcomch::transport::shm::fast_channel channel; // our mapping of its channel
     softcomch::transport::shm::fast_producer queue;  // the producer side of that channel
     softcomch::transport::shm::peer_mapping memory;  // where its buffers are, and how to write them
-    unique_fd event;                                // written to wake the consumer
-    std::atomic<bool> expired{false};               // set when its CONSUMER_EXPIRE arrived
+    unique_fd event;                                 // written to wake the consumer
+    std::atomic<bool> expired{false};                // set when its CONSUMER_EXPIRE arrived
 
     // Wakes the consumer's progress engine (it armed its notifications).
     void wake() const noexcept;

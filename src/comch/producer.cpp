@@ -32,9 +32,10 @@ doca_comch_producer::~doca_comch_producer()
     conn_->fast_.live_producers.fetch_sub(1, std::memory_order_relaxed);
 }
 
-doca_error_t doca_comch_producer::task_send_set_conf(doca_comch_producer_task_send_completion_cb_t ok,
-                                                     doca_comch_producer_task_send_completion_cb_t err,
-                                                     uint32_t num, const char *func)
+doca_error_t
+doca_comch_producer::task_send_set_conf(doca_comch_producer_task_send_completion_cb_t ok,
+                                        doca_comch_producer_task_send_completion_cb_t err,
+                                        uint32_t num, const char *func)
 {
     if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
         return rc;
@@ -44,7 +45,8 @@ doca_error_t doca_comch_producer::task_send_set_conf(doca_comch_producer_task_se
     }
     uint32_t cap = conn_->owner_->dev()->info()->comch().producer_max_num_tasks;
     if (num == 0 || num > cap) {
-        SC_LOG_ERR("%s: %u send tasks is out of range (1..%u, see doca_comch_producer_cap_get_max_num_tasks)",
+        SC_LOG_ERR("%s: %u send tasks is out of range (1..%u, see "
+                   "doca_comch_producer_cap_get_max_num_tasks)",
                    func, num, cap);
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -54,8 +56,9 @@ doca_error_t doca_comch_producer::task_send_set_conf(doca_comch_producer_task_se
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, const uint8_t *imm, uint32_t imm_len,
-                                                       uint32_t consumer_id, doca_comch_producer_task_send **task)
+doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, const uint8_t *imm,
+                                                       uint32_t imm_len, uint32_t consumer_id,
+                                                       doca_comch_producer_task_send **task)
 {
     const char *func = "doca_comch_producer_task_send_alloc_init";
     if (state() != DOCA_CTX_STATE_RUNNING) {
@@ -64,14 +67,15 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
         return DOCA_ERROR_BAD_STATE;
     }
     if (imm_len > sizeof(doca_comch_producer_task_send::imm_) || (imm_len && !imm)) {
-        SC_LOG_ERR("%s: immediate data of %u bytes is invalid (at most %zu bytes, non-NULL)", func, imm_len,
-                   sizeof(doca_comch_producer_task_send::imm_));
+        SC_LOG_ERR("%s: immediate data of %u bytes is invalid (at most %zu bytes, non-NULL)", func,
+                   imm_len, sizeof(doca_comch_producer_task_send::imm_));
         return DOCA_ERROR_INVALID_VALUE;
     }
     uint32_t max_buf = conn_->owner_->dev()->info()->comch().producer_max_buf_size;
     if (buf->data_len() > max_buf) {
-        SC_LOG_ERR("%s: %zu bytes is above the maximum of %u (doca_comch_producer_cap_get_max_buf_size)", func,
-                   buf->data_len(), max_buf);
+        SC_LOG_ERR(
+            "%s: %zu bytes is above the maximum of %u (doca_comch_producer_cap_get_max_buf_size)",
+            func, buf->data_len(), max_buf);
         return DOCA_ERROR_INVALID_VALUE;
     }
     if (!buf->mmap() || !buf->mmap()->started()) {
@@ -79,7 +83,8 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
         return DOCA_ERROR_INVALID_VALUE;
     }
     if (pool_.capacity() == 0) {
-        SC_LOG_ERR("%s: no send tasks configured (call doca_comch_producer_task_send_set_conf before start)",
+        SC_LOG_ERR("%s: no send tasks configured (call doca_comch_producer_task_send_set_conf "
+                   "before start)",
                    func);
         return DOCA_ERROR_NO_MEMORY;
     }
@@ -112,8 +117,8 @@ doca_error_t doca_comch_producer::do_start()
         SC_LOG_ERR("doca_ctx_start: %s is not one of auto, cached, streaming", shm::k_copy_env);
         return DOCA_ERROR_BAD_CONFIG;
     }
-    SC_LOG_DBG("producer %u: copy policy %s, cache budget %lu bytes", id_, shm::copy_policy_name(copy_.policy),
-               (unsigned long)copy_.cache_budget);
+    SC_LOG_DBG("producer %u: copy policy %s, cache budget %lu bytes", id_,
+               shm::copy_policy_name(copy_.policy), (unsigned long)copy_.cache_budget);
     return DOCA_SUCCESS; // nothing to negotiate: a producer is RUNNING at once, as on hardware
 }
 
@@ -143,9 +148,10 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
     auto *task = static_cast<doca_comch_producer_task_send *>(t);
     softcomch::comch::remote_consumer *rc = lookup(task->consumer_id_);
     if (!rc || rc->expired.load(std::memory_order_acquire) || rc->queue.expired()) {
-        SC_LOG_ERR("doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
-                   "expired)",
-                   task->consumer_id_);
+        SC_LOG_ERR(
+            "doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
+            "expired)",
+            task->consumer_id_);
         return DOCA_ERROR_NOT_FOUND;
     }
     if (task->imm_len_ > rc->imm_data_len) {
@@ -165,7 +171,8 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
         // posts one (shared memory): retrying needs no progress on this side.
         return DOCA_ERROR_AGAIN;
     case DOCA_ERROR_TOO_BIG:
-        SC_LOG_ERR("producer %u: %lu bytes do not fit the buffer consumer %u posted; the send fails and the "
+        SC_LOG_ERR("producer %u: %lu bytes do not fit the buffer consumer %u posted; the send "
+                   "fails and the "
                    "buffer stays posted",
                    id_, (unsigned long)len, task->consumer_id_);
         t->state_ = softcomch::core::task_state::submitted;
@@ -190,11 +197,13 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
         // writes this many bytes into each of the consumer's (at most num_tasks) posted
         // buffers, all within its registered memory.
         const shm::peer_target &target = rc->memory.target();
-        const uint64_t rotating = std::min<uint64_t>(target.len, uint64_t(rc->queue.num_tasks()) * len);
-        st = shm::copy_to_peer(target, entry.addr, task->buf_->data(), len, copy_.streams(len, rotating));
+        const uint64_t rotating =
+            std::min<uint64_t>(target.len, uint64_t(rc->queue.num_tasks()) * len);
+        st = shm::copy_to_peer(target, entry.addr, task->buf_->data(), len,
+                               copy_.streams(len, rotating));
         if (st != DOCA_SUCCESS)
-            SC_LOG_ERR("producer %u: writing %lu bytes into consumer %u failed: %s", id_, (unsigned long)len,
-                       task->consumer_id_, softcomch::error_name(st));
+            SC_LOG_ERR("producer %u: writing %lu bytes into consumer %u failed: %s", id_,
+                       (unsigned long)len, task->consumer_id_, softcomch::error_name(st));
     }
     c.status = uint32_t(st);
     c.len = st == DOCA_SUCCESS ? len : 0;

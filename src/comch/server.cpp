@@ -36,9 +36,9 @@ doca_comch_server::~doca_comch_server()
     rep_->release();
 }
 
-doca_error_t doca_comch_server::event_connection_register(doca_comch_event_connection_status_changed_cb_t connect_cb,
-                                                          doca_comch_event_connection_status_changed_cb_t disconnect_cb,
-                                                          const char *func)
+doca_error_t doca_comch_server::event_connection_register(
+    doca_comch_event_connection_status_changed_cb_t connect_cb,
+    doca_comch_event_connection_status_changed_cb_t disconnect_cb, const char *func)
 {
     if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
         return rc;
@@ -58,19 +58,22 @@ bool doca_comch_server::owns(const doca_comch_connection *conn) const noexcept
 
 size_t doca_comch_server::open_connections() const noexcept
 {
-    return size_t(std::count_if(connections_.begin(), connections_.end(),
-                                [](const auto &c) { return c->state_ != doca_comch_connection::state::closed; }));
+    return size_t(std::count_if(connections_.begin(), connections_.end(), [](const auto &c) {
+        return c->state_ != doca_comch_connection::state::closed;
+    }));
 }
 
 doca_error_t doca_comch_server::do_start()
 {
     if (send_pool_.capacity() == 0)
-        SC_LOG_WARN("comch server '%s': started without send tasks (doca_comch_server_task_send_set_conf); "
-                    "it cannot reply",
-                    name_.c_str());
+        SC_LOG_WARN(
+            "comch server '%s': started without send tasks (doca_comch_server_task_send_set_conf); "
+            "it cannot reply",
+            name_.c_str());
     if (!recv_cb_)
-        SC_LOG_WARN("comch server '%s': started without a receive callback; received messages are dropped",
-                    name_.c_str());
+        SC_LOG_WARN(
+            "comch server '%s': started without a receive callback; received messages are dropped",
+            name_.c_str());
     connections_.clear(); // all closed: the server was IDLE
     transport::endpoint_info info;
     info.key.bluefield = dev_->info()->bluefield_id();
@@ -86,19 +89,21 @@ doca_error_t doca_comch_server::do_start()
         std::string dir = transport::fabric_dir(fabric);
         info.socket_path = transport::endpoint_socket_path(dir, info.key);
     } catch (const std::system_error &e) {
-        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot use fabric '%s': %s", name_.c_str(), fabric.c_str(), e.what());
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot use fabric '%s': %s", name_.c_str(),
+                   fabric.c_str(), e.what());
         return DOCA_ERROR_INITIALIZATION;
     }
     doca_error_t rc = transport::listener::open(info, listener_);
     if (rc == DOCA_ERROR_ALREADY_EXIST) {
-        SC_LOG_ERR("doca_ctx_start: comch server '%s': another live server already uses this name for host function %s "
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': another live server already uses this name "
+                   "for host function %s "
                    "(fabric '%s')",
                    name_.c_str(), info.key.host_function.c_str(), fabric.c_str());
         return rc;
     }
     if (rc != DOCA_SUCCESS) {
-        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot listen at %s: %s", name_.c_str(), info.socket_path.c_str(),
-                   softcomch::error_name(rc));
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot listen at %s: %s", name_.c_str(),
+                   info.socket_path.c_str(), softcomch::error_name(rc));
         return DOCA_ERROR_INITIALIZATION;
     }
     rc = pe()->watch(listener_->fd(), &listen_watcher_);
@@ -108,7 +113,8 @@ doca_error_t doca_comch_server::do_start()
     }
     listen_watcher_.ready = true;
     SC_LOG_INFO("comch server '%s' listening for host function %s via representor %s (fabric '%s')",
-                name_.c_str(), info.key.host_function.c_str(), info.representor.c_str(), fabric.c_str());
+                name_.c_str(), info.key.host_function.c_str(), info.representor.c_str(),
+                fabric.c_str());
     return DOCA_SUCCESS;
 }
 
@@ -141,7 +147,8 @@ unsigned doca_comch_server::accept_new()
         if (rc == DOCA_ERROR_AGAIN)
             break;
         if (rc != DOCA_SUCCESS) {
-            SC_LOG_WARN("comch server '%s': accept failed: %s", name_.c_str(), softcomch::error_name(rc));
+            SC_LOG_WARN("comch server '%s': accept failed: %s", name_.c_str(),
+                        softcomch::error_name(rc));
             break;
         }
         auto h = std::make_unique<handshake>();
@@ -169,7 +176,8 @@ unsigned doca_comch_server::service_handshakes()
                 ++i;
                 continue;
             }
-            SC_LOG_WARN("comch server '%s': dropped a client that sent no handshake in time", name_.c_str());
+            SC_LOG_WARN("comch server '%s': dropped a client that sent no handshake in time",
+                        name_.c_str());
         }
         h.ready = false;
         transport::pending_link::hello_info hello;
@@ -182,18 +190,21 @@ unsigned doca_comch_server::service_handshakes()
         if (rc == DOCA_ERROR_CONNECTION_RESET) {
             // Closed before saying hello: a liveness probe (list_endpoints) or a client that
             // gave up. Nothing to report.
-            SC_LOG_DBG("comch server '%s': a peer connected and closed without a handshake", name_.c_str());
+            SC_LOG_DBG("comch server '%s': a peer connected and closed without a handshake",
+                       name_.c_str());
         } else if (rc != DOCA_SUCCESS) {
-            SC_LOG_WARN("comch server '%s': dropped a client with an invalid handshake (%s)", name_.c_str(),
-                        softcomch::error_name(rc));
+            SC_LOG_WARN("comch server '%s': dropped a client with an invalid handshake (%s)",
+                        name_.c_str(), softcomch::error_name(rc));
         } else if (hello.name != name_ || hello.host_function != rep_->info()->pci_addr() ||
                    hello.bluefield != dev_->info()->bluefield_id()) {
             // Cannot happen through the endpoint naming, but a hand-made client could try.
             h.pending->reject(DOCA_ERROR_NOT_FOUND, "no such server on this host function");
         } else if (open_connections() >= dev_->info()->comch().max_clients) {
-            SC_LOG_WARN("comch server '%s': refused a client: already %zu clients (the device maximum)",
-                        name_.c_str(), open_connections());
-            h.pending->reject(DOCA_ERROR_FULL, "the server has reached its maximum number of clients");
+            SC_LOG_WARN(
+                "comch server '%s': refused a client: already %zu clients (the device maximum)",
+                name_.c_str(), open_connections());
+            h.pending->reject(DOCA_ERROR_FULL,
+                              "the server has reached its maximum number of clients");
         } else {
             // The accepted socket becomes the connection's liveness channel: hand its epoll
             // registration over from the handshake watcher to the connection's.
@@ -206,8 +217,9 @@ unsigned doca_comch_server::service_handshakes()
                 if (register_connection(conn.get()) != DOCA_SUCCESS)
                     conn.reset();
             } else {
-                SC_LOG_ERR("comch server '%s': could not set up the connection of client pid %d: %s",
-                           name_.c_str(), hello.pid, softcomch::error_name(rc));
+                SC_LOG_ERR(
+                    "comch server '%s': could not set up the connection of client pid %d: %s",
+                    name_.c_str(), hello.pid, softcomch::error_name(rc));
             }
         }
         if (h.pending)
@@ -217,8 +229,8 @@ unsigned doca_comch_server::service_handshakes()
         ++done;
         if (conn) {
             doca_comch_connection *c = conn.get();
-            SC_LOG_INFO("comch server '%s': client pid %d connected (max message %u bytes)", name_.c_str(),
-                        hello.pid, c->link_->max_msg_size());
+            SC_LOG_INFO("comch server '%s': client pid %d connected (max message %u bytes)",
+                        name_.c_str(), hello.pid, c->link_->max_msg_size());
             connections_.push_back(std::move(conn));
             work += pe()->flush_completions();
             if (connect_cb_)
@@ -249,8 +261,9 @@ unsigned doca_comch_server::poll()
         if (ended) {
             bool died = !c->peer_closed_;
             if (died)
-                SC_LOG_WARN("comch server '%s': the client (pid %d) went away without disconnecting",
-                            name_.c_str(), c->link_->peer_pid());
+                SC_LOG_WARN(
+                    "comch server '%s': the client (pid %d) went away without disconnecting",
+                    name_.c_str(), c->link_->peer_pid());
             abort_connection(c, softcomch::comch::k_status_connection_lost);
             ++work;
             work += pe()->flush_completions();
@@ -288,7 +301,8 @@ softcomch::core::arm_result doca_comch_server::try_arm()
 doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
 {
     if (state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("doca_comch_server_disconnect: the server is %s", softcomch::core::state_name(state()));
+        SC_LOG_ERR("doca_comch_server_disconnect: the server is %s",
+                   softcomch::core::state_name(state()));
         return DOCA_ERROR_BAD_STATE;
     }
     if (!owns(conn)) {
@@ -302,7 +316,8 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
     uint32_t consumers = conn->fast_.live_consumers.load(std::memory_order_relaxed);
     uint32_t producers = conn->fast_.live_producers.load(std::memory_order_relaxed);
     if (consumers || producers) {
-        SC_LOG_ERR("doca_comch_server_disconnect: %u consumer(s) and %u producer(s) still use the connection; "
+        SC_LOG_ERR("doca_comch_server_disconnect: %u consumer(s) and %u producer(s) still use the "
+                   "connection; "
                    "destroy them first",
                    consumers, producers);
         return DOCA_ERROR_IN_USE;

@@ -17,9 +17,10 @@ struct doca_comch_server final : softcomch::comch::comch_ctx {
     doca_comch_server(doca_dev *dev, doca_dev_rep *rep, std::string name);
     ~doca_comch_server() override;
 
-    doca_error_t event_connection_register(doca_comch_event_connection_status_changed_cb_t connect_cb,
-                                           doca_comch_event_connection_status_changed_cb_t disconnect_cb,
-                                           const char *func);
+    doca_error_t
+    event_connection_register(doca_comch_event_connection_status_changed_cb_t connect_cb,
+                              doca_comch_event_connection_status_changed_cb_t disconnect_cb,
+                              const char *func);
     doca_error_t disconnect(doca_comch_connection *conn);
     doca_dev_rep *rep() const noexcept { return rep_; }
     bool owns(const doca_comch_connection *conn) const noexcept override;

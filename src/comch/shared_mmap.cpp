@@ -46,12 +46,13 @@ std::shared_ptr<shared_mmap> share_mmap(doca_mmap *mmap, doca_error_t &rc)
     sm->mmap = mmap;
     rc = shm::export_memory(mmap->addr(), mmap->len(), policy, sm->exported);
     if (rc != DOCA_SUCCESS) {
-        SC_LOG_ERR("cannot make the consumer's memory (%p, %zu bytes) reachable from the peer: %s", mmap->addr(),
-                   mmap->len(), softcomch::error_name(rc));
+        SC_LOG_ERR("cannot make the consumer's memory (%p, %zu bytes) reachable from the peer: %s",
+                   mmap->addr(), mmap->len(), softcomch::error_name(rc));
         sm->mmap = nullptr; // nothing to undo
         return nullptr;
     }
-    SC_LOG_INFO("consumer memory %p (%zu bytes) reachable from the peer via %s", mmap->addr(), mmap->len(),
+    SC_LOG_INFO("consumer memory %p (%zu bytes) reachable from the peer via %s", mmap->addr(),
+                mmap->len(),
                 shm::memory_mechanism_name(shm::memory_mechanism(sm->exported.desc.mechanism)));
     registry[mmap] = sm;
     return sm;

@@ -18,27 +18,27 @@ struct entry {
 // users search for; the others are SoftComch's own wording.
 constexpr entry table[] = {
     {"DOCA_SUCCESS", "Success"},
-    {"DOCA_ERROR_UNKNOWN", "Unknown error"},                          // observed
-    {"DOCA_ERROR_NOT_PERMITTED", "Operation not permitted"},          // observed
+    {"DOCA_ERROR_UNKNOWN", "Unknown error"},                 // observed
+    {"DOCA_ERROR_NOT_PERMITTED", "Operation not permitted"}, // observed
     {"DOCA_ERROR_IN_USE", "Resource is in use"},
     {"DOCA_ERROR_NOT_SUPPORTED", "Operation not supported"},
     {"DOCA_ERROR_AGAIN", "Resource temporarily unavailable, try again"}, // observed
-    {"DOCA_ERROR_INVALID_VALUE", "Invalid input"},                    // observed
+    {"DOCA_ERROR_INVALID_VALUE", "Invalid input"},                       // observed
     {"DOCA_ERROR_NO_MEMORY", "Out of memory"},
     {"DOCA_ERROR_INITIALIZATION", "Initialization failed"},
     {"DOCA_ERROR_TIME_OUT", "Operation timed out"},
     {"DOCA_ERROR_SHUTDOWN", "Shut down or shutting down"},
     {"DOCA_ERROR_CONNECTION_RESET", "Connection reset by peer"},
-    {"DOCA_ERROR_CONNECTION_ABORTED", "Connection aborted"},          // observed
+    {"DOCA_ERROR_CONNECTION_ABORTED", "Connection aborted"}, // observed
     {"DOCA_ERROR_CONNECTION_INPROGRESS", "Connection not established yet"},
-    {"DOCA_ERROR_NOT_CONNECTED", "Not Connected"},                    // observed
+    {"DOCA_ERROR_NOT_CONNECTED", "Not Connected"}, // observed
     {"DOCA_ERROR_NO_LOCK", "Could not acquire a lock"},
-    {"DOCA_ERROR_NOT_FOUND", "Requested Resource Not Found"},         // observed
+    {"DOCA_ERROR_NOT_FOUND", "Requested Resource Not Found"}, // observed
     {"DOCA_ERROR_IO_FAILED", "Input/output operation failed"},
-    {"DOCA_ERROR_BAD_STATE", "Bad State"},                            // observed
+    {"DOCA_ERROR_BAD_STATE", "Bad State"}, // observed
     {"DOCA_ERROR_UNSUPPORTED_VERSION", "Version not supported"},
     {"DOCA_ERROR_OPERATING_SYSTEM", "Operating system call failed"},
-    {"DOCA_ERROR_DRIVER", "DOCA Driver call failure"},                // observed
+    {"DOCA_ERROR_DRIVER", "DOCA Driver call failure"}, // observed
     {"DOCA_ERROR_UNEXPECTED", "Unexpected internal condition"},
     {"DOCA_ERROR_ALREADY_EXIST", "Resource already exists"},
     {"DOCA_ERROR_FULL", "No space left in resource"},
@@ -82,8 +82,14 @@ const char *error_descr(int32_t code) noexcept
     return e ? e->descr : unrecognized;
 }
 
-const char *error_name(doca_error_t err) noexcept { return error_name(raw(err)); }
+const char *error_name(doca_error_t err) noexcept
+{
+    return error_name(raw(err));
+}
 
-const char *error_descr(doca_error_t err) noexcept { return error_descr(raw(err)); }
+const char *error_descr(doca_error_t err) noexcept
+{
+    return error_descr(raw(err));
+}
 
 } // namespace softcomch

@@ -21,11 +21,18 @@ namespace softcomch {
 // Initial-exec TLS: set on every API call, and the default (global-dynamic) model costs a
 // __tls_get_addr call each time in a shared library (~4% of a 4 KiB fast-path stream). The
 // libraries are linked by the program, not dlopened late, so static TLS space is there.
-inline thread_local const char *current_api_function __attribute__((tls_model("initial-exec"))) = "doca";
-inline const char *api_function() noexcept { return current_api_function; }
+inline thread_local const char *current_api_function __attribute__((tls_model("initial-exec"))) =
+    "doca";
+inline const char *api_function() noexcept
+{
+    return current_api_function;
+}
 
 struct api_scope {
-    explicit api_scope(const char *func) noexcept : prev_(current_api_function) { current_api_function = func; }
+    explicit api_scope(const char *func) noexcept : prev_(current_api_function)
+    {
+        current_api_function = func;
+    }
     ~api_scope() { current_api_function = prev_; }
     api_scope(const api_scope &) = delete;
     api_scope &operator=(const api_scope &) = delete;
@@ -68,14 +75,15 @@ template <typename R, typename Fn> R guard_value(const char *func, R fallback, F
 } // namespace softcomch
 
 // Logs why an argument was refused and returns the code: every refusal in the C API says why.
-#define SC_REFUSE(code, ...)                                                                   \
-    do {                                                                                       \
-        SC_LOG_ERR(__VA_ARGS__);                                                               \
-        return (code);                                                                         \
+#define SC_REFUSE(code, ...)                                                                       \
+    do {                                                                                           \
+        SC_LOG_ERR(__VA_ARGS__);                                                                   \
+        return (code);                                                                             \
     } while (0)
 
-#define SC_CHECK_NOT_NULL(ptr)                                                                 \
-    do {                                                                                       \
-        if ((ptr) == nullptr)                                                                  \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #ptr " is NULL", ::softcomch::api_function()); \
+#define SC_CHECK_NOT_NULL(ptr)                                                                     \
+    do {                                                                                           \
+        if ((ptr) == nullptr)                                                                      \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #ptr " is NULL",                            \
+                      ::softcomch::api_function());                                                \
     } while (0)

@@ -32,13 +32,20 @@ value::value(unsigned long long i) noexcept
 const char *value::type_name() const noexcept
 {
     switch (v_.index()) {
-    case 0: return "null";
-    case 1: return "bool";
-    case 2: return "integer";
-    case 3: return "number";
-    case 4: return "string";
-    case 5: return "array";
-    default: return "object";
+    case 0:
+        return "null";
+    case 1:
+        return "bool";
+    case 2:
+        return "integer";
+    case 3:
+        return "number";
+    case 4:
+        return "string";
+    case 5:
+        return "array";
+    default:
+        return "object";
     }
 }
 
@@ -249,14 +256,33 @@ private:
     value parse_value(int depth)
     {
         switch (peek()) {
-        case '{': return parse_object(depth + 1);
-        case '[': return parse_array(depth + 1);
-        case '"': return value(parse_string());
-        case 't': expect_literal("true"); return value(true);
-        case 'f': expect_literal("false"); return value(false);
-        case 'n': expect_literal("null"); return value();
-        case '-': case '0': case '1': case '2': case '3': case '4':
-        case '5': case '6': case '7': case '8': case '9': return parse_number();
+        case '{':
+            return parse_object(depth + 1);
+        case '[':
+            return parse_array(depth + 1);
+        case '"':
+            return value(parse_string());
+        case 't':
+            expect_literal("true");
+            return value(true);
+        case 'f':
+            expect_literal("false");
+            return value(false);
+        case 'n':
+            expect_literal("null");
+            return value();
+        case '-':
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
+            return parse_number();
         default:
             if (at_end())
                 fail("unexpected end of input, expected a value");
@@ -376,7 +402,9 @@ private:
     // Validates one UTF-8 sequence starting at pos_ (a lead byte >= 0x80) and copies it.
     void copy_utf8(std::string &out)
     {
-        auto byte = [&](size_t i) { return static_cast<unsigned char>(s_[i]); };
+        auto byte = [&](size_t i) {
+            return static_cast<unsigned char>(s_[i]);
+        };
         unsigned char c = byte(pos_);
         size_t n;
         unsigned cp;
@@ -437,14 +465,30 @@ private:
                 fail("unterminated string");
             char e = s_[pos_++];
             switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
             case 'u': {
                 unsigned cp = hex4();
                 if (cp >= 0xdc00 && cp <= 0xdfff)
@@ -548,13 +592,27 @@ void write_string(std::string &out, const std::string &s)
     for (char ch : s) {
         unsigned char c = static_cast<unsigned char>(ch);
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20 || c == 0x7f) {
                 out += "\\u00";

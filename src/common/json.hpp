@@ -51,30 +51,43 @@ public:
     using object_type = std::vector<member>;
 
     // ---- construction ----
-    value() noexcept = default;                       // null
-    value(std::nullptr_t) noexcept {}                 // null
-    value(bool b) noexcept : v_(b) {}                 // NOLINT: implicit on purpose (builders)
-    value(int i) noexcept : v_(int64_t{i}) {}         // NOLINT
-    value(unsigned i) noexcept : v_(int64_t{i}) {}    // NOLINT
-    value(long i) noexcept : v_(int64_t{i}) {}        // NOLINT
-    value(long long i) noexcept : v_(int64_t{i}) {}   // NOLINT
+    value() noexcept = default;                     // null
+    value(std::nullptr_t) noexcept {}               // null
+    value(bool b) noexcept : v_(b) {}               // NOLINT: implicit on purpose (builders)
+    value(int i) noexcept : v_(int64_t{i}) {}       // NOLINT
+    value(unsigned i) noexcept : v_(int64_t{i}) {}  // NOLINT
+    value(long i) noexcept : v_(int64_t{i}) {}      // NOLINT
+    value(long long i) noexcept : v_(int64_t{i}) {} // NOLINT
     // Unsigned 64-bit: stored as an integer when it fits in int64, else as a double.
-    value(unsigned long i) noexcept;                  // NOLINT
-    value(unsigned long long i) noexcept;             // NOLINT
-    value(double d) noexcept : v_(d) {}               // NOLINT
-    value(const char *s) : v_(std::string(s)) {}      // NOLINT
+    value(unsigned long i) noexcept;                    // NOLINT
+    value(unsigned long long i) noexcept;               // NOLINT
+    value(double d) noexcept : v_(d) {}                 // NOLINT
+    value(const char *s) : v_(std::string(s)) {}        // NOLINT
     value(std::string s) noexcept : v_(std::move(s)) {} // NOLINT
-    value(std::string_view s) : v_(std::string(s)) {} // NOLINT
+    value(std::string_view s) : v_(std::string(s)) {}   // NOLINT
 
-    static value object() { value v; v.v_ = object_type{}; return v; }
-    static value array() { value v; v.v_ = array_type{}; return v; }
+    static value object()
+    {
+        value v;
+        v.v_ = object_type{};
+        return v;
+    }
+    static value array()
+    {
+        value v;
+        v.v_ = array_type{};
+        return v;
+    }
 
     // ---- type queries ----
     bool is_null() const noexcept { return std::holds_alternative<std::monostate>(v_); }
     bool is_bool() const noexcept { return std::holds_alternative<bool>(v_); }
     bool is_number() const noexcept { return is_int() || is_double(); }
-    bool is_int() const noexcept { return std::holds_alternative<int64_t>(v_); }       // integer literal
-    bool is_double() const noexcept { return std::holds_alternative<double>(v_); }     // any other number
+    bool is_int() const noexcept { return std::holds_alternative<int64_t>(v_); } // integer literal
+    bool is_double() const noexcept
+    {
+        return std::holds_alternative<double>(v_);
+    } // any other number
     bool is_string() const noexcept { return std::holds_alternative<std::string>(v_); }
     bool is_array() const noexcept { return std::holds_alternative<array_type>(v_); }
     bool is_object() const noexcept { return std::holds_alternative<object_type>(v_); }

@@ -134,7 +134,10 @@ uint32_t fallback_level(const registry &r) noexcept
 struct window {
     uint32_t upper;
     uint32_t lower;
-    bool takes(uint32_t lvl) const noexcept { return lvl > disable && upper <= lvl && lvl <= lower; }
+    bool takes(uint32_t lvl) const noexcept
+    {
+        return lvl > disable && upper <= lvl && lvl <= lower;
+    }
 };
 
 window window_of(const registry &r, const doca_log_backend &b) noexcept
@@ -424,9 +427,15 @@ __attribute__((constructor(101))) void init_from_environment()
 
 // ---- levels ----
 
-bool valid_limit(uint32_t level) noexcept { return level >= disable && level <= trace; }
+bool valid_limit(uint32_t level) noexcept
+{
+    return level >= disable && level <= trace;
+}
 
-bool valid_line_level(uint32_t level) noexcept { return level >= crit && level <= trace; }
+bool valid_line_level(uint32_t level) noexcept
+{
+    return level >= crit && level <= trace;
+}
 
 const char *level_token(uint32_t level) noexcept
 {
@@ -464,10 +473,9 @@ bool parse_level(std::string_view text, uint32_t *level) noexcept
     static constexpr struct {
         const char *name;
         uint32_t value;
-    } names[] = {{"disable", disable}, {"crit", crit},       {"critical", crit}, {"err", error},
-                 {"error", error},     {"warn", warning},    {"warning", warning},
-                 {"info", info},       {"dbg", debug},       {"debug", debug},
-                 {"trc", trace},       {"trace", trace}};
+    } names[] = {{"disable", disable}, {"crit", crit},    {"critical", crit},   {"err", error},
+                 {"error", error},     {"warn", warning}, {"warning", warning}, {"info", info},
+                 {"dbg", debug},       {"debug", debug},  {"trc", trace},       {"trace", trace}};
     for (const auto &n : names) {
         const std::string_view name(n.name);
         if (name.size() != text.size())
@@ -553,7 +561,10 @@ bool is_backend(const doca_log_backend *b) noexcept
     return false;
 }
 
-family backend_family(const doca_log_backend *b) noexcept { return b->family_; }
+family backend_family(const doca_log_backend *b) noexcept
+{
+    return b->family_;
+}
 
 void set_backend_lower_limit(doca_log_backend *b, uint32_t level) noexcept
 {

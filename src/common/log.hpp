@@ -31,10 +31,10 @@ void sdk(uint32_t lvl, const char *file, int line, const char *fmt, ...) noexcep
 
 } // namespace softcomch::log
 
-#define SC_LOG_AT(lvl, ...)                                                                    \
-    do {                                                                                       \
-        if (::softcomch::log::sdk_enabled(lvl))                                                \
-            ::softcomch::log::sdk((lvl), __FILE_NAME__, __LINE__, __VA_ARGS__);                \
+#define SC_LOG_AT(lvl, ...)                                                                        \
+    do {                                                                                           \
+        if (::softcomch::log::sdk_enabled(lvl))                                                    \
+            ::softcomch::log::sdk((lvl), __FILE_NAME__, __LINE__, __VA_ARGS__);                    \
     } while (0)
 
 #define SC_LOG_CRIT(...) SC_LOG_AT(::softcomch::log::crit, __VA_ARGS__)

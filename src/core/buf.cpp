@@ -47,12 +47,14 @@ doca_error_t doca_buf::inc_refcount(uint16_t *before)
         return DOCA_ERROR_BAD_STATE;
     }
     if (!is_head()) {
-        SC_LOG_ERR("doca_buf_inc_refcount: the buf is a list element other than the head; only the head is "
+        SC_LOG_ERR("doca_buf_inc_refcount: the buf is a list element other than the head; only the "
+                   "head is "
                    "reference counted");
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (refcount_ == UINT16_MAX) {
-        SC_LOG_ERR("doca_buf_inc_refcount: the reference count is already at its maximum (%u)", UINT16_MAX);
+        SC_LOG_ERR("doca_buf_inc_refcount: the reference count is already at its maximum (%u)",
+                   UINT16_MAX);
         return DOCA_ERROR_TOO_BIG;
     }
     if (before)
@@ -64,11 +66,13 @@ doca_error_t doca_buf::inc_refcount(uint16_t *before)
 doca_error_t doca_buf::dec_refcount(uint16_t *before)
 {
     if (!in_use()) {
-        SC_LOG_ERR("doca_buf_dec_refcount: the reference count is already 0 (the buf was released)");
+        SC_LOG_ERR(
+            "doca_buf_dec_refcount: the reference count is already 0 (the buf was released)");
         return DOCA_ERROR_BAD_STATE;
     }
     if (!is_head()) {
-        SC_LOG_ERR("doca_buf_dec_refcount: the buf is a list element other than the head; release the list "
+        SC_LOG_ERR("doca_buf_dec_refcount: the buf is a list element other than the head; release "
+                   "the list "
                    "through its head");
         return DOCA_ERROR_NOT_PERMITTED;
     }
@@ -90,8 +94,8 @@ doca_error_t doca_buf::dec_refcount(uint16_t *before)
 doca_error_t doca_buf::set_data(void *data, size_t data_len)
 {
     if (!covers(data, data_len)) {
-        SC_LOG_ERR("doca_buf_set_data: data window %p + %zu is outside the buffer %p + %zu", data, data_len,
-                   static_cast<void *>(head_), len_);
+        SC_LOG_ERR("doca_buf_set_data: data window %p + %zu is outside the buffer %p + %zu", data,
+                   data_len, static_cast<void *>(head_), len_);
         return DOCA_ERROR_INVALID_VALUE;
     }
     data_ = static_cast<uint8_t *>(data);
@@ -102,8 +106,9 @@ doca_error_t doca_buf::set_data(void *data, size_t data_len)
 doca_error_t doca_buf::set_data_len(size_t data_len)
 {
     if (!covers(data_, data_len)) {
-        SC_LOG_ERR("doca_buf_set_data_len: data window %p + %zu would end outside the buffer %p + %zu",
-                   static_cast<void *>(data_), data_len, static_cast<void *>(head_), len_);
+        SC_LOG_ERR(
+            "doca_buf_set_data_len: data window %p + %zu would end outside the buffer %p + %zu",
+            static_cast<void *>(data_), data_len, static_cast<void *>(head_), len_);
         return DOCA_ERROR_INVALID_VALUE;
     }
     data_len_ = data_len;
@@ -129,7 +134,8 @@ doca_error_t doca_buf::chain(const char *func, doca_buf *head1, doca_buf *tail1,
         return DOCA_ERROR_INVALID_VALUE;
     }
     if (head2->refcount_ != 1) {
-        SC_LOG_ERR("%s: the list to append has a reference count of %u; it must be 1", func, head2->refcount_);
+        SC_LOG_ERR("%s: the list to append has a reference count of %u; it must be 1", func,
+                   head2->refcount_);
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (tail1) {
@@ -156,7 +162,8 @@ doca_error_t doca_buf::unchain(doca_buf *head1, doca_buf *elem)
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (elem == head1 || elem->list_head() != head1) {
-        SC_LOG_ERR("doca_buf_unchain_list: the second argument is not an element of the first list after its head");
+        SC_LOG_ERR("doca_buf_unchain_list: the second argument is not an element of the first list "
+                   "after its head");
         return DOCA_ERROR_INVALID_VALUE;
     }
     elem->prev_->next_ = nullptr;

@@ -80,7 +80,9 @@ doca_error_t doca_buf_inventory::stop()
         return DOCA_ERROR_BAD_STATE;
     }
     if (outstanding_ != 0) {
-        SC_LOG_ERR("doca_buf_inventory_stop: %u buf(s) taken from the inventory are not released yet", outstanding_);
+        SC_LOG_ERR(
+            "doca_buf_inventory_stop: %u buf(s) taken from the inventory are not released yet",
+            outstanding_);
         return DOCA_ERROR_IN_USE;
     }
     started_ = false;
@@ -94,8 +96,9 @@ doca_error_t doca_buf_inventory::expand(uint32_t n)
         return DOCA_ERROR_BAD_STATE;
     }
     if (n == 0 || n > std::numeric_limits<uint32_t>::max() - num_elements_) {
-        SC_LOG_ERR("doca_buf_inventory_expand: cannot add %u element(s) to %u (need 1 or more, total at most %u)", n,
-                   num_elements_, std::numeric_limits<uint32_t>::max());
+        SC_LOG_ERR("doca_buf_inventory_expand: cannot add %u element(s) to %u (need 1 or more, "
+                   "total at most %u)",
+                   n, num_elements_, std::numeric_limits<uint32_t>::max());
         return DOCA_ERROR_INVALID_VALUE;
     }
     add_chunk(n);
@@ -106,7 +109,8 @@ doca_error_t doca_buf_inventory::expand(uint32_t n)
 doca_error_t doca_buf_inventory::set_user_data(union doca_data d)
 {
     if (ever_started_) {
-        SC_LOG_ERR("doca_buf_inventory_set_user_data: properties can only be set before the first start");
+        SC_LOG_ERR(
+            "doca_buf_inventory_set_user_data: properties can only be set before the first start");
         return DOCA_ERROR_BAD_STATE;
     }
     user_data_ = d;
@@ -116,19 +120,21 @@ doca_error_t doca_buf_inventory::set_user_data(union doca_data d)
 doca_error_t doca_buf_inventory::can_destroy() const
 {
     if (outstanding_ != 0) {
-        SC_LOG_ERR("doca_buf_inventory_destroy: %u buf(s) taken from the inventory are not released yet "
-                   "(doca_buf_dec_refcount)",
-                   outstanding_);
+        SC_LOG_ERR(
+            "doca_buf_inventory_destroy: %u buf(s) taken from the inventory are not released yet "
+            "(doca_buf_dec_refcount)",
+            outstanding_);
         return DOCA_ERROR_IN_USE;
     }
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len, void *data, size_t data_len,
-                                         doca_buf **out)
+doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
+                                         size_t data_len, doca_buf **out)
 {
     if (!started_) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: the inventory is not started (doca_buf_inventory_start)");
+        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: the inventory is not started "
+                   "(doca_buf_inventory_start)");
         return DOCA_ERROR_BAD_STATE;
     }
     if (!mmap->started()) {
@@ -136,7 +142,8 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
         return DOCA_ERROR_BAD_STATE;
     }
     if (!mmap->contains(addr, len)) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: buffer %p + %zu is not inside the mmap's memory range "
+        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: buffer %p + %zu is not inside the mmap's "
+                   "memory range "
                    "%p + %zu",
                    addr, len, mmap->addr(), mmap->len());
         return DOCA_ERROR_INVALID_VALUE;
@@ -144,13 +151,16 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
     auto a = reinterpret_cast<uintptr_t>(addr);
     auto d = reinterpret_cast<uintptr_t>(data);
     if (data == nullptr || d < a || data_len > len || d - a > len - data_len) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: data window %p + %zu is not inside the buffer %p + %zu",
+        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: data window %p + %zu is not inside the "
+                   "buffer %p + %zu",
                    data, data_len, addr, len);
         return DOCA_ERROR_INVALID_VALUE;
     }
     doca_buf *b = take();
     if (!b) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: all %u element(s) of the inventory are in use", num_elements_);
+        SC_LOG_ERR(
+            "doca_buf_inventory_buf_get_by_args: all %u element(s) of the inventory are in use",
+            num_elements_);
         return DOCA_ERROR_NO_MEMORY;
     }
     b->mmap_ = mmap;
@@ -167,7 +177,8 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
 doca_error_t doca_buf_inventory::dup(const doca_buf *src, doca_buf **out)
 {
     if (!started_) {
-        SC_LOG_ERR("doca_buf_inventory_buf_dup: the inventory is not started (doca_buf_inventory_start)");
+        SC_LOG_ERR(
+            "doca_buf_inventory_buf_dup: the inventory is not started (doca_buf_inventory_start)");
         return DOCA_ERROR_BAD_STATE;
     }
     if (!src->in_use()) {
@@ -175,13 +186,15 @@ doca_error_t doca_buf_inventory::dup(const doca_buf *src, doca_buf **out)
         return DOCA_ERROR_BAD_STATE;
     }
     if (!src->is_head()) {
-        SC_LOG_ERR("doca_buf_inventory_buf_dup: the source buf is a list element other than the head");
+        SC_LOG_ERR(
+            "doca_buf_inventory_buf_dup: the source buf is a list element other than the head");
         return DOCA_ERROR_NOT_PERMITTED;
     }
     uint32_t n = src->list_len();
     if (num_free() < n) {
-        SC_LOG_ERR("doca_buf_inventory_buf_dup: the source list has %u element(s) but only %u are free", n,
-                   num_free());
+        SC_LOG_ERR(
+            "doca_buf_inventory_buf_dup: the source list has %u element(s) but only %u are free", n,
+            num_free());
         return DOCA_ERROR_NO_MEMORY;
     }
     doca_buf *head = nullptr, *prev = nullptr;

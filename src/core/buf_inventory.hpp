@@ -36,7 +36,8 @@ struct doca_buf_inventory {
     doca_error_t can_destroy() const;
 
     // doca_buf_inventory_buf_get_by_args: checks states and ranges, then takes a descriptor.
-    doca_error_t get_buf(doca_mmap *mmap, void *addr, size_t len, void *data, size_t data_len, doca_buf **out);
+    doca_error_t get_buf(doca_mmap *mmap, void *addr, size_t len, void *data, size_t data_len,
+                         doca_buf **out);
     // doca_buf_inventory_buf_dup.
     doca_error_t dup(const doca_buf *src, doca_buf **out);
 

@@ -36,8 +36,9 @@ doca_error_t doca_ctx::require_idle(const char *func) const noexcept
 {
     if (state_ == DOCA_CTX_STATE_IDLE)
         return DOCA_SUCCESS;
-    SC_LOG_ERR("%s: %s context is %s; configuration is only allowed while IDLE (before doca_ctx_start)",
-               func, kind_name_, state_name(state_));
+    SC_LOG_ERR(
+        "%s: %s context is %s; configuration is only allowed while IDLE (before doca_ctx_start)",
+        func, kind_name_, state_name(state_));
     return DOCA_ERROR_BAD_STATE;
 }
 

@@ -24,8 +24,8 @@ namespace softcomch::core {
 
 // What a context reports when the progress engine asks it to arm notifications.
 struct arm_result {
-    bool busy = false;          // work is pending: the handle must be made readable now
-    uint64_t timeout_ns = 0;    // > 0: wake the engine after this long even if nothing arrives
+    bool busy = false;       // work is pending: the handle must be made readable now
+    uint64_t timeout_ns = 0; // > 0: wake the engine after this long even if nothing arrives
 };
 
 const char *state_name(doca_ctx_states s) noexcept;

@@ -21,7 +21,10 @@ struct softcomch_device_access {
     static uint32_t &opens_of(doca_dev *d) noexcept { return d->opens_; }
     static uint32_t &opens_of(doca_dev_rep *d) noexcept { return d->opens_; }
     static doca_dev *make(doca_devinfo *i) { return new doca_dev(i); }
-    static doca_dev_rep *make(doca_devinfo_rep *i, doca_dev *parent) { return new doca_dev_rep(i, parent); }
+    static doca_dev_rep *make(doca_devinfo_rep *i, doca_dev *parent)
+    {
+        return new doca_dev_rep(i, parent);
+    }
     static void destroy(doca_dev *d) noexcept { delete d; }
     static void close(doca_dev *d) noexcept
     {
@@ -98,12 +101,18 @@ bool canonical_pci_addr(const char *in, std::string &out) noexcept
     if (bus < 0 || bdf[2] != ':' || dev < 0 || dev > 0x1f || bdf[5] != '.' || fn < 0 || fn > 7)
         return false;
     static const char hex[] = "0123456789abcdef";
-    char buf[DOCA_DEVINFO_PCI_ADDR_SIZE] = {hex[(domain >> 12) & 0xf], hex[(domain >> 8) & 0xf],
-                                            hex[(domain >> 4) & 0xf],  hex[domain & 0xf],
-                                            ':',                       hex[bus >> 4],
-                                            hex[bus & 0xf],            ':',
-                                            hex[dev >> 4],             hex[dev & 0xf],
-                                            '.',                       hex[fn],
+    char buf[DOCA_DEVINFO_PCI_ADDR_SIZE] = {hex[(domain >> 12) & 0xf],
+                                            hex[(domain >> 8) & 0xf],
+                                            hex[(domain >> 4) & 0xf],
+                                            hex[domain & 0xf],
+                                            ':',
+                                            hex[bus >> 4],
+                                            hex[bus & 0xf],
+                                            ':',
+                                            hex[dev >> 4],
+                                            hex[dev & 0xf],
+                                            '.',
+                                            hex[fn],
                                             '\0'};
     try {
         out.assign(buf);
@@ -113,14 +122,16 @@ bool canonical_pci_addr(const char *in, std::string &out) noexcept
     return true;
 }
 
-doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in, uint8_t *is_equal)
+doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in,
+                            uint8_t *is_equal)
 {
     std::string parsed;
     if (!canonical_pci_addr(in, parsed)) {
         // Debug level: NVIDIA's device lookups (applications/storage, dpu_gpu_remote_offload) try
         // every user identifier of PCI length as an address first and fall back to names; the
         // refusal is the answer they expect, not a mistake worth an error line per device.
-        SC_LOG_DBG("%s: malformed PCI address \"%.24s\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)",
+        SC_LOG_DBG("%s: malformed PCI address \"%.24s\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", "
+                   "hexadecimal)",
                    func, in);
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -183,8 +194,9 @@ bool privilege_allows(const privilege_policy &policy, const credentials &who, st
     int rc = ::getgrnam_r(policy.group_.c_str(), &gr, buf.data(), buf.size(), &found);
     if (rc != 0 || !found) {
         if (why)
-            *why = "the privilege policy of " + policy.origin_ + " reserves representors to root and group \"" +
-                   policy.group_ + "\", which does not exist on this machine";
+            *why = "the privilege policy of " + policy.origin_ +
+                   " reserves representors to root and group \"" + policy.group_ +
+                   "\", which does not exist on this machine";
         return false;
     }
     const uint32_t gid = found->gr_gid;
@@ -194,8 +206,9 @@ bool privilege_allows(const privilege_policy &policy, const credentials &who, st
         if (g == gid)
             return true;
     if (why)
-        *why = "the privilege policy of " + policy.origin_ + " reserves representors to root and members of group \"" +
-               policy.group_ + "\" (this process is not a member)";
+        *why = "the privilege policy of " + policy.origin_ +
+               " reserves representors to root and members of group \"" + policy.group_ +
+               "\" (this process is not a member)";
     return false;
 }
 
@@ -205,7 +218,8 @@ bool privilege_allows(const privilege_policy &policy, const credentials &who, st
 // devinfo / devinfo_rep
 // ------------------------------------------------------------------------------------------------
 
-doca_devinfo::doca_devinfo(const softcomch::core::bluefield *board, softcomch::core::function_desc desc)
+doca_devinfo::doca_devinfo(const softcomch::core::bluefield *board,
+                           softcomch::core::function_desc desc)
     : board_(board), d_(std::move(desc))
 {
     function_id_ = board_->id_ + "/" + softcomch::core::side_name(d_.side_) + "/" + d_.pci_;
@@ -248,11 +262,11 @@ std::array<uint8_t, 16> doca_devinfo::ipv6() const noexcept
     return a;
 }
 
-doca_devinfo_rep::doca_devinfo_rep(const softcomch::core::bluefield *board, softcomch::core::representor_desc desc,
-                                   doca_devinfo *manager, doca_devinfo *represented)
+doca_devinfo_rep::doca_devinfo_rep(const softcomch::core::bluefield *board,
+                                   softcomch::core::representor_desc desc, doca_devinfo *manager,
+                                   doca_devinfo *represented)
     : board_(board), d_(std::move(desc)), manager_(manager), represented_(represented)
-{
-}
+{}
 
 doca_devinfo_rep::~doca_devinfo_rep() = default;
 
@@ -272,7 +286,8 @@ std::unordered_set<const doca_dev_rep *> g_open_reps;
 
 using access = softcomch_device_access;
 
-template <typename T> doca_error_t make_list(const std::vector<T *> &items, T ***list, uint32_t *count)
+template <typename T>
+doca_error_t make_list(const std::vector<T *> &items, T ***list, uint32_t *count)
 {
     if (items.size() > std::numeric_limits<uint32_t>::max())
         return DOCA_ERROR_TOO_BIG;
@@ -297,7 +312,8 @@ template <typename T> doca_error_t free_list(const char *func, T **list)
     {
         std::lock_guard<std::mutex> lock(g_dev_mu);
         if (g_live_lists.erase(list) == 0) {
-            SC_LOG_ERR("%s: %p is not a list returned by the matching create function (or was already destroyed)",
+            SC_LOG_ERR("%s: %p is not a list returned by the matching create function (or was "
+                       "already destroyed)",
                        func, static_cast<void *>(list));
             return DOCA_ERROR_INVALID_VALUE;
         }
@@ -318,7 +334,8 @@ doca_error_t devinfo_create_list(doca_devinfo ***list, uint32_t *count)
     std::vector<doca_devinfo *> devs = m.visible_devices();
     if (devs.empty()) {
         SC_LOG_ERR("doca_devinfo_create_list: no device visible on the %s side (topology: %s)",
-                   m.side_filter ? side_name(*m.side_filter) : "host or dpu", m.topo->origin().c_str());
+                   m.side_filter ? side_name(*m.side_filter) : "host or dpu",
+                   m.topo->origin().c_str());
         return DOCA_ERROR_NOT_FOUND;
     }
     return make_list(devs, list, count);
@@ -329,31 +346,38 @@ doca_error_t devinfo_destroy_list(doca_devinfo **list)
     return free_list("doca_devinfo_destroy_list", list);
 }
 
-doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter, doca_devinfo_rep ***list, uint32_t *count)
+doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter, doca_devinfo_rep ***list,
+                                     uint32_t *count)
 {
     constexpr int known = DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED;
     if ((filter & ~known) != 0) {
-        SC_LOG_ERR("doca_devinfo_rep_create_list: invalid filter 0x%x (a mask of DOCA_DEVINFO_REP_FILTER_NET and "
+        SC_LOG_ERR("doca_devinfo_rep_create_list: invalid filter 0x%x (a mask of "
+                   "DOCA_DEVINFO_REP_FILTER_NET and "
                    "DOCA_DEVINFO_REP_FILTER_EMULATED, or DOCA_DEVINFO_REP_FILTER_ALL)",
                    static_cast<unsigned>(filter));
         return DOCA_ERROR_INVALID_VALUE;
     }
     const doca_devinfo *info = dev->info();
     if (info->side() == side::host) {
-        SC_LOG_ERR("doca_devinfo_rep_create_list: %s (%s) is a host-side function of BlueField %s: representors "
-                   "exist only on the DPU side; run this program on the DPU side (SOFTCOMCH_SIDE=dpu) with a DPU "
+        SC_LOG_ERR("doca_devinfo_rep_create_list: %s (%s) is a host-side function of BlueField %s: "
+                   "representors "
+                   "exist only on the DPU side; run this program on the DPU side "
+                   "(SOFTCOMCH_SIDE=dpu) with a DPU "
                    "device such as 03:00.0",
-                   info->pci_addr().c_str(), info->ibdev_name().c_str(), info->bluefield_id().c_str());
+                   info->pci_addr().c_str(), info->ibdev_name().c_str(),
+                   info->bluefield_id().c_str());
         return DOCA_ERROR_NOT_SUPPORTED;
     }
     if (info->board().mode_ == bf_mode::nic) {
-        SC_LOG_ERR("doca_devinfo_rep_create_list: BlueField %s is in NIC mode: it has no representors (Comch needs "
+        SC_LOG_ERR("doca_devinfo_rep_create_list: BlueField %s is in NIC mode: it has no "
+                   "representors (Comch needs "
                    "DPU mode; see \"mode\" in the topology)",
                    info->bluefield_id().c_str());
         return DOCA_ERROR_NOT_SUPPORTED;
     }
     if (!info->manages_representors()) {
-        SC_LOG_ERR("doca_devinfo_rep_create_list: %s (%s) is a sub-function; representors are managed by the DPU's "
+        SC_LOG_ERR("doca_devinfo_rep_create_list: %s (%s) is a sub-function; representors are "
+                   "managed by the DPU's "
                    "PF devices",
                    info->pci_addr().c_str(), info->ibdev_name().c_str());
         return DOCA_ERROR_NOT_SUPPORTED;
@@ -402,7 +426,8 @@ doca_error_t dev_close(doca_dev *dev)
 {
     std::lock_guard<std::mutex> lock(g_dev_mu);
     if (g_open_devs.count(dev) == 0) {
-        SC_LOG_ERR("doca_dev_close: %p is not an open device (already closed?)", static_cast<void *>(dev));
+        SC_LOG_ERR("doca_dev_close: %p is not an open device (already closed?)",
+                   static_cast<void *>(dev));
         return DOCA_ERROR_INVALID_VALUE;
     }
     uint32_t &n = access::opens_of(dev);
@@ -411,8 +436,9 @@ doca_error_t dev_close(doca_dev *dev)
         access::open_of(dev->info()) = nullptr;
         g_open_devs.erase(dev);
         if (uint32_t h = dev->holders(); h > 0)
-            SC_LOG_DBG("doca_dev_close: %s (%s) still used by %u object(s); freed when the last one goes",
-                       dev->info()->pci_addr().c_str(), dev->info()->ibdev_name().c_str(), h);
+            SC_LOG_DBG(
+                "doca_dev_close: %s (%s) still used by %u object(s); freed when the last one goes",
+                dev->info()->pci_addr().c_str(), dev->info()->ibdev_name().c_str(), h);
         access::close(dev);
     }
     return DOCA_SUCCESS;
@@ -429,9 +455,11 @@ doca_error_t dev_rep_open(doca_devinfo_rep *info, doca_dev_rep **rep)
     std::lock_guard<std::mutex> lock(g_dev_mu);
     doca_dev *parent = access::open_of(info->manager());
     if (!parent) {
-        SC_LOG_ERR("doca_dev_rep_open: %s: its device %s (%s) is not open (open it, list its representors, then "
+        SC_LOG_ERR("doca_dev_rep_open: %s: its device %s (%s) is not open (open it, list its "
+                   "representors, then "
                    "open one)",
-                   info->name().c_str(), info->manager()->pci_addr().c_str(), info->manager()->ibdev_name().c_str());
+                   info->name().c_str(), info->manager()->pci_addr().c_str(),
+                   info->manager()->ibdev_name().c_str());
         return DOCA_ERROR_BAD_STATE;
     }
     doca_dev_rep *&open = access::open_of(info);
@@ -463,12 +491,14 @@ doca_error_t dev_rep_close(doca_dev_rep *rep)
 {
     std::lock_guard<std::mutex> lock(g_dev_mu);
     if (g_open_reps.count(rep) == 0) {
-        SC_LOG_ERR("doca_dev_rep_close: %p is not an open representor (already closed?)", static_cast<void *>(rep));
+        SC_LOG_ERR("doca_dev_rep_close: %p is not an open representor (already closed?)",
+                   static_cast<void *>(rep));
         return DOCA_ERROR_INVALID_VALUE;
     }
     uint32_t &n = access::opens_of(rep);
     if (n == 1 && rep->holders() > 0) {
-        SC_LOG_ERR("doca_dev_rep_close: %s is still used by %u object(s) (Comch servers): destroy them first",
+        SC_LOG_ERR("doca_dev_rep_close: %s is still used by %u object(s) (Comch servers): destroy "
+                   "them first",
                    rep->info()->name().c_str(), rep->holders());
         return DOCA_ERROR_IN_USE;
     }

@@ -80,20 +80,20 @@ void set_credentials_override(const credentials *c);
 
 // One emulated BlueField (shared by all its functions and representors).
 struct bluefield {
-    std::string id_;      // "bf0"
-    std::string model_;   // "BlueField-3"
+    std::string id_;    // "bf0"
+    std::string model_; // "BlueField-3"
     bf_mode mode_ = bf_mode::dpu;
     comch_caps caps_;
     privilege_policy privilege_;
-    std::string serial_;  // base of the VUIDs
+    std::string serial_; // base of the VUIDs
     uint64_t port_rate_bps_ = 0;
-    uint32_t index_ = 0;  // position in the topology
+    uint32_t index_ = 0; // position in the topology
 };
 
 // Everything that describes one PCI function (built by the topology).
 struct function_desc {
     side side_ = side::host;
-    std::string pci_;     // canonical "dddd:bb:dd.f"
+    std::string pci_; // canonical "dddd:bb:dd.f"
     doca_pci_func_type type_ = DOCA_PCI_FUNC_TYPE_PF;
     uint32_t pf_ = 0;       // port (PF index) the function belongs to
     uint32_t vf_ = 0;       // VF number (type VF)
@@ -109,7 +109,7 @@ struct function_desc {
 
 // Everything that describes one representor (built by the topology).
 struct representor_desc {
-    std::string name_;  // "pf0hpf"; also its interface name
+    std::string name_; // "pf0hpf"; also its interface name
     std::string iface_;
 };
 
@@ -183,8 +183,9 @@ private:
 };
 
 struct doca_devinfo_rep {
-    doca_devinfo_rep(const softcomch::core::bluefield *board, softcomch::core::representor_desc desc,
-                     doca_devinfo *manager, doca_devinfo *represented);
+    doca_devinfo_rep(const softcomch::core::bluefield *board,
+                     softcomch::core::representor_desc desc, doca_devinfo *manager,
+                     doca_devinfo *represented);
     ~doca_devinfo_rep();
     doca_devinfo_rep(const doca_devinfo_rep &) = delete;
     doca_devinfo_rep &operator=(const doca_devinfo_rep &) = delete;
@@ -262,7 +263,8 @@ struct doca_dev_rep {
 
 private:
     friend struct softcomch_device_access;
-    doca_dev_rep(doca_devinfo_rep *info, doca_dev *parent) noexcept : info_(info), parent_(parent) {}
+    doca_dev_rep(doca_devinfo_rep *info, doca_dev *parent) noexcept : info_(info), parent_(parent)
+    {}
     ~doca_dev_rep() = default;
     doca_devinfo_rep *info_;
     doca_dev *parent_;
@@ -276,7 +278,8 @@ namespace softcomch::core {
 // C API); these check the rest, log the reason of a refusal, and write outputs only on success.
 doca_error_t devinfo_create_list(doca_devinfo ***list, uint32_t *count);
 doca_error_t devinfo_destroy_list(doca_devinfo **list);
-doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter, doca_devinfo_rep ***list, uint32_t *count);
+doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter, doca_devinfo_rep ***list,
+                                     uint32_t *count);
 doca_error_t devinfo_rep_destroy_list(doca_devinfo_rep **list);
 doca_error_t dev_open(doca_devinfo *info, doca_dev **dev);
 doca_error_t dev_close(doca_dev *dev);
@@ -290,6 +293,7 @@ bool is_open_representor(const doca_dev_rep *rep) noexcept;
 
 // Compares a PCI address string with a canonical address. INVALID_VALUE (logged, naming
 // `func`, at debug level) when `in` is malformed.
-doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in, uint8_t *is_equal);
+doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in,
+                            uint8_t *is_equal);
 
 } // namespace softcomch::core

@@ -33,22 +33,26 @@ bool doca_mmap::has_device(const doca_dev *dev) const noexcept
 doca_error_t doca_mmap::set_memrange(void *addr, size_t len)
 {
     if (started_) {
-        SC_LOG_ERR("doca_mmap_set_memrange: the mmap is started; set its memory range before doca_mmap_start");
+        SC_LOG_ERR("doca_mmap_set_memrange: the mmap is started; set its memory range before "
+                   "doca_mmap_start");
         return DOCA_ERROR_BAD_STATE;
     }
     if (has_range_) {
-        SC_LOG_ERR("doca_mmap_set_memrange: the memory range is already set (%p, %zu bytes); it can be set once",
+        SC_LOG_ERR("doca_mmap_set_memrange: the memory range is already set (%p, %zu bytes); it "
+                   "can be set once",
                    addr_, len_);
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (addr == nullptr || len == 0) {
-        SC_LOG_ERR("doca_mmap_set_memrange: invalid range (addr %p, len %zu): need a non-NULL address and a "
+        SC_LOG_ERR("doca_mmap_set_memrange: invalid range (addr %p, len %zu): need a non-NULL "
+                   "address and a "
                    "non-zero length",
                    addr, len);
         return DOCA_ERROR_INVALID_VALUE;
     }
     if (reinterpret_cast<uintptr_t>(addr) > UINTPTR_MAX - len) {
-        SC_LOG_ERR("doca_mmap_set_memrange: range %p + %zu wraps around the address space", addr, len);
+        SC_LOG_ERR("doca_mmap_set_memrange: range %p + %zu wraps around the address space", addr,
+                   len);
         return DOCA_ERROR_INVALID_VALUE;
     }
     addr_ = addr;
@@ -60,7 +64,8 @@ doca_error_t doca_mmap::set_memrange(void *addr, size_t len)
 doca_error_t doca_mmap::set_permissions(uint32_t mask)
 {
     if (started_) {
-        SC_LOG_ERR("doca_mmap_set_permissions: the mmap is started; set permissions before doca_mmap_start");
+        SC_LOG_ERR("doca_mmap_set_permissions: the mmap is started; set permissions before "
+                   "doca_mmap_start");
         return DOCA_ERROR_BAD_STATE;
     }
     if (mask & ~valid_permissions) {
@@ -69,7 +74,8 @@ doca_error_t doca_mmap::set_permissions(uint32_t mask)
         return DOCA_ERROR_INVALID_VALUE;
     }
     if ((mask & DOCA_ACCESS_FLAG_PCI_READ_ONLY) && (mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE)) {
-        SC_LOG_ERR("doca_mmap_set_permissions: DOCA_ACCESS_FLAG_PCI_READ_ONLY and DOCA_ACCESS_FLAG_PCI_READ_WRITE "
+        SC_LOG_ERR("doca_mmap_set_permissions: DOCA_ACCESS_FLAG_PCI_READ_ONLY and "
+                   "DOCA_ACCESS_FLAG_PCI_READ_WRITE "
                    "exclude each other");
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -99,7 +105,8 @@ doca_error_t doca_mmap::add_dev(doca_dev *dev)
     if (doca_error_t r = require_device_config("doca_mmap_add_dev"); r != DOCA_SUCCESS)
         return r;
     if (has_device(dev)) {
-        SC_LOG_ERR("doca_mmap_add_dev: device %s is already added to this mmap", dev->info()->pci_addr().c_str());
+        SC_LOG_ERR("doca_mmap_add_dev: device %s is already added to this mmap",
+                   dev->info()->pci_addr().c_str());
         return DOCA_ERROR_ALREADY_EXIST;
     }
     if (devs_.size() >= max_devs_) {
@@ -119,7 +126,8 @@ doca_error_t doca_mmap::rm_dev(doca_dev *dev)
         return r;
     auto it = std::find(devs_.begin(), devs_.end(), dev);
     if (it == devs_.end()) {
-        SC_LOG_ERR("doca_mmap_rm_dev: device %s was not added to this mmap", dev->info()->pci_addr().c_str());
+        SC_LOG_ERR("doca_mmap_rm_dev: device %s was not added to this mmap",
+                   dev->info()->pci_addr().c_str());
         return DOCA_ERROR_NOT_FOUND;
     }
     devs_.erase(it);
@@ -132,7 +140,8 @@ doca_error_t doca_mmap::set_max_num_devices(uint32_t n)
     if (doca_error_t r = require_device_config("doca_mmap_set_max_num_devices"); r != DOCA_SUCCESS)
         return r;
     if (n == 0 || n < devs_.size()) {
-        SC_LOG_ERR("doca_mmap_set_max_num_devices: invalid limit %u (must be at least 1 and at least the %zu "
+        SC_LOG_ERR("doca_mmap_set_max_num_devices: invalid limit %u (must be at least 1 and at "
+                   "least the %zu "
                    "device(s) already added)",
                    n, devs_.size());
         return DOCA_ERROR_INVALID_VALUE;
@@ -144,7 +153,8 @@ doca_error_t doca_mmap::set_max_num_devices(uint32_t n)
 doca_error_t doca_mmap::set_user_data(union doca_data d)
 {
     if (started_) {
-        SC_LOG_ERR("doca_mmap_set_user_data: the mmap is started; set user data before doca_mmap_start");
+        SC_LOG_ERR(
+            "doca_mmap_set_user_data: the mmap is started; set user data before doca_mmap_start");
         return DOCA_ERROR_BAD_STATE;
     }
     user_data_ = d;
@@ -154,7 +164,8 @@ doca_error_t doca_mmap::set_user_data(union doca_data d)
 doca_error_t doca_mmap::set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaque)
 {
     if (started_) {
-        SC_LOG_ERR("doca_mmap_set_free_cb: the mmap is started; set the free callback before doca_mmap_start");
+        SC_LOG_ERR("doca_mmap_set_free_cb: the mmap is started; set the free callback before "
+                   "doca_mmap_start");
         return DOCA_ERROR_BAD_STATE;
     }
     free_cb_ = cb;
@@ -165,8 +176,9 @@ doca_error_t doca_mmap::set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaq
 doca_error_t doca_mmap::enable_thread_safety()
 {
     if (started_) {
-        SC_LOG_ERR("doca_mmap_enable_thread_safety: the mmap is started; enable thread safety before "
-                   "doca_mmap_start");
+        SC_LOG_ERR(
+            "doca_mmap_enable_thread_safety: the mmap is started; enable thread safety before "
+            "doca_mmap_start");
         return DOCA_ERROR_BAD_STATE;
     }
     thread_safe_ = true;
@@ -200,7 +212,8 @@ doca_error_t doca_mmap::stop()
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (num_bufs() != 0) {
-        SC_LOG_ERR("doca_mmap_stop: %u doca_buf(s) still refer to the mmap; release them first", num_bufs());
+        SC_LOG_ERR("doca_mmap_stop: %u doca_buf(s) still refer to the mmap; release them first",
+                   num_bufs());
         return DOCA_ERROR_NOT_PERMITTED;
     }
     started_ = false;
@@ -231,14 +244,17 @@ doca_error_t doca_mmap::export_pci(const doca_dev *dev, const void **desc, size_
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (!(permissions_ & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE))) {
-        SC_LOG_ERR("doca_mmap_export_pci: the mmap has no PCI permission (set DOCA_ACCESS_FLAG_PCI_READ_ONLY or "
+        SC_LOG_ERR("doca_mmap_export_pci: the mmap has no PCI permission (set "
+                   "DOCA_ACCESS_FLAG_PCI_READ_ONLY or "
                    "DOCA_ACCESS_FLAG_PCI_READ_WRITE before start)");
         return DOCA_ERROR_NOT_PERMITTED;
     }
     if (!has_device(dev)) {
-        SC_LOG_ERR("doca_mmap_export_pci: the device was not added to this mmap (doca_mmap_add_dev)");
+        SC_LOG_ERR(
+            "doca_mmap_export_pci: the device was not added to this mmap (doca_mmap_add_dev)");
         return DOCA_ERROR_NOT_FOUND;
     }
-    SC_LOG_ERR("doca_mmap_export_pci: exporting memory to the other side is not supported by SoftComch yet");
+    SC_LOG_ERR("doca_mmap_export_pci: exporting memory to the other side is not supported by "
+               "SoftComch yet");
     return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -35,7 +35,8 @@ doca_pe::doca_pe() = default;
 doca_pe::~doca_pe()
 {
     if (uint64_t n = concurrent_calls_.load(std::memory_order_relaxed); n > 1)
-        SC_LOG_ERR("doca_pe_destroy: this progress engine was progressed from two threads at once %lu times "
+        SC_LOG_ERR("doca_pe_destroy: this progress engine was progressed from two threads at once "
+                   "%lu times "
                    "in all (logged once)",
                    (unsigned long)n);
 }
@@ -46,7 +47,8 @@ doca_error_t doca_pe::init()
     wake_fd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
     timer_fd_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
     if (!epoll_fd_ || !wake_fd_ || !timer_fd_) {
-        SC_LOG_ERR("doca_pe_create: cannot create notification descriptors: %s", std::strerror(errno));
+        SC_LOG_ERR("doca_pe_create: cannot create notification descriptors: %s",
+                   std::strerror(errno));
         return DOCA_ERROR_OPERATING_SYSTEM;
     }
     epoll_event ev{};
@@ -167,11 +169,14 @@ uint8_t doca_pe::progress()
     if (!progress_owner_.compare_exchange_strong(owner, me, std::memory_order_acquire,
                                                  std::memory_order_relaxed)) [[unlikely]] {
         if (owner == me) {
-            SC_LOG_ERR("doca_pe_progress: called from inside a callback of the same progress engine; "
-                       "callbacks must not progress");
+            SC_LOG_ERR(
+                "doca_pe_progress: called from inside a callback of the same progress engine; "
+                "callbacks must not progress");
         } else if (concurrent_calls_.fetch_add(1, std::memory_order_relaxed) == 0) {
-            SC_LOG_ERR("doca_pe_progress: this progress engine is being progressed by another thread right now; "
-                       "a progress engine and its contexts belong to one thread at a time (this call did nothing; "
+            SC_LOG_ERR("doca_pe_progress: this progress engine is being progressed by another "
+                       "thread right now; "
+                       "a progress engine and its contexts belong to one thread at a time (this "
+                       "call did nothing; "
                        "logged once)");
         }
         return 0;
@@ -219,7 +224,8 @@ doca_error_t doca_pe::request_notification()
     if (busy) {
         uint64_t one = 1;
         if (::write(wake_fd_.get(), &one, sizeof one) != sizeof one && errno != EAGAIN) {
-            SC_LOG_ERR("doca_pe_request_notification: eventfd write failed: %s", std::strerror(errno));
+            SC_LOG_ERR("doca_pe_request_notification: eventfd write failed: %s",
+                       std::strerror(errno));
             return DOCA_ERROR_OPERATING_SYSTEM;
         }
         return DOCA_SUCCESS;
@@ -230,7 +236,8 @@ doca_error_t doca_pe::request_notification()
         its.it_value.tv_nsec = long(timeout_ns % 1000000000u);
     }
     if (::timerfd_settime(timer_fd_.get(), 0, &its, nullptr) != 0) {
-        SC_LOG_ERR("doca_pe_request_notification: timerfd_settime failed: %s", std::strerror(errno));
+        SC_LOG_ERR("doca_pe_request_notification: timerfd_settime failed: %s",
+                   std::strerror(errno));
         return DOCA_ERROR_OPERATING_SYSTEM;
     }
     return DOCA_SUCCESS;

@@ -62,7 +62,10 @@ struct doca_pe {
     doca_error_t clear_notification();
     size_t inflight() const noexcept;
     // How often progress() found another thread inside it (diagnostics, tests).
-    uint64_t concurrent_calls() const noexcept { return concurrent_calls_.load(std::memory_order_relaxed); }
+    uint64_t concurrent_calls() const noexcept
+    {
+        return concurrent_calls_.load(std::memory_order_relaxed);
+    }
 
     // For contexts: queue a task for its callback.
     void enqueue_completion(doca_task *task) noexcept { completions_.push_back(task); }

@@ -41,8 +41,7 @@ struct doca_task {
     explicit doca_task(doca_ctx *owner,
                        softcomch::core::task_kind kind = softcomch::core::task_kind::other) noexcept
         : ctx_(owner), kind_(kind)
-    {
-    }
+    {}
     doca_task(const doca_task &) = delete;
     doca_task &operator=(const doca_task &) = delete;
 
@@ -78,7 +77,8 @@ public:
 
     // (Re)creates the pool. Only while the context is IDLE; tasks of the old pool the program
     // still holds become invalid (as after a destroy).
-    template <typename Owner> void configure(Owner *owner, uint32_t count, void (*invoke)(doca_task *))
+    template <typename Owner>
+    void configure(Owner *owner, uint32_t count, void (*invoke)(doca_task *))
     {
         storage_.reset();
         free_ = nullptr;
@@ -88,7 +88,8 @@ public:
         if (count == 0)
             return;
         // Raw storage, constructed slot by slot on first use (T is neither copyable nor movable).
-        storage_.reset(static_cast<T *>(::operator new[](sizeof(T) * count, std::align_val_t(alignof(T)))));
+        storage_.reset(
+            static_cast<T *>(::operator new[](sizeof(T) * count, std::align_val_t(alignof(T)))));
         owner_ = static_cast<doca_ctx *>(owner);
         invoke_ = invoke;
         capacity_ = count;

@@ -109,7 +109,8 @@ std::string index_path(const std::string &base, size_t i)
 }
 
 // Refuses members other than `allowed` (a typo must not be silently ignored).
-void check_keys(const json::value &obj, const std::string &path, std::initializer_list<std::string_view> allowed)
+void check_keys(const json::value &obj, const std::string &path,
+                std::initializer_list<std::string_view> allowed)
 {
     for (const auto &[key, v] : obj.items()) {
         (void)v;
@@ -120,7 +121,8 @@ void check_keys(const json::value &obj, const std::string &path, std::initialize
             std::string list;
             for (std::string_view a : allowed)
                 list += (list.empty() ? "" : ", ") + std::string(a);
-            fail(member_path(path, key), "unknown member \"" + key + "\" (allowed here: " + list + ")");
+            fail(member_path(path, key),
+                 "unknown member \"" + key + "\" (allowed here: " + list + ")");
         }
     }
 }
@@ -137,7 +139,8 @@ const json::value *optional_member(const json::value &obj, std::string_view key)
     return obj.find(key);
 }
 
-const json::value &required_member(const json::value &obj, const std::string &path, std::string_view key)
+const json::value &required_member(const json::value &obj, const std::string &path,
+                                   std::string_view key)
 {
     const json::value *v = obj.find(key);
     if (!v)
@@ -163,7 +166,8 @@ uint64_t as_uint(const json::value &v, const std::string &path, uint64_t min, ui
     return static_cast<uint64_t>(i);
 }
 
-const json::value &as_array(const json::value &v, const std::string &path, size_t min_size, size_t max_size)
+const json::value &as_array(const json::value &v, const std::string &path, size_t min_size,
+                            size_t max_size)
 {
     if (!v.is_array())
         fail(path, std::string("expected an array, found ") + v.type_name());
@@ -181,16 +185,20 @@ bool is_name_char(char c, std::string_view extra)
 }
 
 // A name made of [A-Za-z0-9] and the characters of `extra`, 1..max_len long.
-std::string checked_name(const json::value &v, const std::string &path, size_t max_len, std::string_view extra,
-                         const char *what)
+std::string checked_name(const json::value &v, const std::string &path, size_t max_len,
+                         std::string_view extra, const char *what)
 {
     const std::string &s = as_string(v, path);
     if (s.empty() || s.size() > max_len)
-        fail(path, std::string(what) + " must be 1 to " + std::to_string(max_len) + " characters long");
+        fail(path,
+             std::string(what) + " must be 1 to " + std::to_string(max_len) + " characters long");
     for (char c : s)
         if (!is_name_char(c, extra))
-            fail(path, std::string(what) + " \"" + s + "\" contains an invalid character (allowed: letters, digits" +
-                           (extra.empty() ? std::string() : std::string(" and ") + std::string(extra)) + ")");
+            fail(path,
+                 std::string(what) + " \"" + s +
+                     "\" contains an invalid character (allowed: letters, digits" +
+                     (extra.empty() ? std::string() : std::string(" and ") + std::string(extra)) +
+                     ")");
     return s;
 }
 
@@ -199,7 +207,8 @@ std::string checked_pci(const json::value &v, const std::string &path)
     const std::string &s = as_string(v, path);
     std::string canon;
     if (s.find('\0') != std::string::npos || !canonical_pci_addr(s.c_str(), canon))
-        fail(path, "malformed PCI address \"" + s + "\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)");
+        fail(path, "malformed PCI address \"" + s +
+                       "\" (expected \"BB:DD.F\" or \"DDDD:BB:DD.F\", hexadecimal)");
     return canon;
 }
 
@@ -243,21 +252,25 @@ std::array<uint8_t, 4> checked_ipv4(const json::value &v, const std::string &pat
         while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9' && pos - start < 3)
             val = val * 10 + static_cast<unsigned>(s[pos++] - '0');
         bool leading_zero = pos - start > 1 && s[start] == '0';
-        if (pos == start || val > 255 || leading_zero || (part < 3 && (pos >= s.size() || s[pos] != '.')))
-            fail(path, "malformed IPv4 address \"" + s + "\" (expected dotted decimal such as \"192.168.100.2\")");
+        if (pos == start || val > 255 || leading_zero ||
+            (part < 3 && (pos >= s.size() || s[pos] != '.')))
+            fail(path, "malformed IPv4 address \"" + s +
+                           "\" (expected dotted decimal such as \"192.168.100.2\")");
         ip[part] = static_cast<uint8_t>(val);
         if (part < 3)
             ++pos;
     }
     if (pos != s.size())
-        fail(path, "malformed IPv4 address \"" + s + "\" (expected dotted decimal such as \"192.168.100.2\")");
+        fail(path, "malformed IPv4 address \"" + s +
+                       "\" (expected dotted decimal such as \"192.168.100.2\")");
     return ip;
 }
 
 std::string mac_text(const std::array<uint8_t, 6> &m)
 {
     char buf[18];
-    std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+    std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
+                  m[5]);
     return buf;
 }
 
@@ -271,9 +284,12 @@ std::string ipv4_text(const std::array<uint8_t, 4> &a)
 const char *type_text(doca_pci_func_type t)
 {
     switch (t) {
-    case DOCA_PCI_FUNC_TYPE_PF: return "pf";
-    case DOCA_PCI_FUNC_TYPE_VF: return "vf";
-    case DOCA_PCI_FUNC_TYPE_SF: return "sf";
+    case DOCA_PCI_FUNC_TYPE_PF:
+        return "pf";
+    case DOCA_PCI_FUNC_TYPE_VF:
+        return "vf";
+    case DOCA_PCI_FUNC_TYPE_SF:
+        return "sf";
     }
     return "pf";
 }
@@ -281,14 +297,18 @@ const char *type_text(doca_pci_func_type t)
 const char *rule_text(privilege_policy::rule r)
 {
     switch (r) {
-    case privilege_policy::rule::anyone: return "anyone";
-    case privilege_policy::rule::root: return "root";
-    case privilege_policy::rule::group: return "group";
+    case privilege_policy::rule::anyone:
+        return "anyone";
+    case privilege_policy::rule::root:
+        return "root";
+    case privilege_policy::rule::group:
+        return "group";
     }
     return "anyone";
 }
 
-privilege_policy parse_privilege(const json::value &v, const std::string &path, const std::string &origin)
+privilege_policy parse_privilege(const json::value &v, const std::string &path,
+                                 const std::string &origin)
 {
     require_object(v, path);
     check_keys(v, path, {"representors", "group"});
@@ -310,7 +330,8 @@ privilege_policy parse_privilege(const json::value &v, const std::string &path, 
             fail(path, "rule \"group\" needs a \"group\" member naming the group");
         p.group_ = checked_name(*g, member_path(path, "group"), 32, "_-.", "group name");
     } else if (g) {
-        fail(member_path(path, "group"), "\"group\" is only meaningful with \"representors\": \"group\"");
+        fail(member_path(path, "group"),
+             "\"group\" is only meaningful with \"representors\": \"group\"");
     }
     return p;
 }
@@ -353,7 +374,8 @@ public:
         if (const json::value *p = optional_member(doc, "privilege"))
             global = parse_privilege(*p, member_path(root, "privilege"), origin_);
         const std::string bpath = member_path(root, "bluefields");
-        const json::value &bfs = as_array(required_member(doc, root, "bluefields"), bpath, 1, max_bluefields);
+        const json::value &bfs =
+            as_array(required_member(doc, root, "bluefields"), bpath, 1, max_bluefields);
         for (size_t i = 0; i < bfs.size(); ++i)
             build_bluefield(bfs[i], index_path(bpath, i), static_cast<uint32_t>(i), global);
         return std::move(topo_);
@@ -371,21 +393,24 @@ private:
     };
 
     // Records `key` as used by `path`; refuses duplicates.
-    void claim(std::map<std::string, std::string> &used, const std::string &key, const std::string &path,
-               const std::string &what)
+    void claim(std::map<std::string, std::string> &used, const std::string &key,
+               const std::string &path, const std::string &what)
     {
         auto [it, inserted] = used.emplace(key, path);
         if (!inserted)
             fail(path, "duplicate " + what + " (also used by " + it->second + ")");
     }
 
-    void build_bluefield(const json::value &v, const std::string &path, uint32_t index, const privilege_policy &global)
+    void build_bluefield(const json::value &v, const std::string &path, uint32_t index,
+                         const privilege_policy &global)
     {
         require_object(v, path);
-        check_keys(v, path, {"id", "model", "mode", "serial", "comch_caps", "privilege", "host", "dpu"});
+        check_keys(v, path,
+                   {"id", "model", "mode", "serial", "comch_caps", "privilege", "host", "dpu"});
         auto bf = std::make_unique<bluefield>();
         bf->index_ = index;
-        bf->id_ = checked_name(required_member(v, path, "id"), member_path(path, "id"), 32, "_-.", "BlueField id");
+        bf->id_ = checked_name(required_member(v, path, "id"), member_path(path, "id"), 32, "_-.",
+                               "BlueField id");
         claim(bf_ids_, bf->id_, member_path(path, "id"), "BlueField id \"" + bf->id_ + "\"");
 
         bf->model_ = default_model;
@@ -462,24 +487,28 @@ private:
                 std::string list;
                 for (const cap_field &f : cap_fields)
                     list += (list.empty() ? "" : ", ") + std::string(f.name);
-                fail(member_path(path, key), "unknown capability \"" + key + "\" (known: " + list + ")");
+                fail(member_path(path, key),
+                     "unknown capability \"" + key + "\" (known: " + list + ")");
             }
             caps.*(field->member) = static_cast<uint32_t>(
                 as_uint(val, member_path(path, key), 1, std::numeric_limits<uint32_t>::max()));
         }
         if (caps.max_name_len < 2)
-            fail(member_path(path, "max_name_len"), "must be at least 2 (one character and the NUL)");
+            fail(member_path(path, "max_name_len"),
+                 "must be at least 2 (one character and the NUL)");
         if (caps.default_recv_queue_size > caps.max_recv_queue_size)
             fail(path, "default_recv_queue_size (" + std::to_string(caps.default_recv_queue_size) +
-                           ") is larger than max_recv_queue_size (" + std::to_string(caps.max_recv_queue_size) + ")");
+                           ") is larger than max_recv_queue_size (" +
+                           std::to_string(caps.max_recv_queue_size) + ")");
         return caps;
     }
 
-    std::vector<pending_function> read_functions(const json::value &bf, const std::string &bf_path, const char *key,
-                                                 side s, const bluefield &board)
+    std::vector<pending_function> read_functions(const json::value &bf, const std::string &bf_path,
+                                                 const char *key, side s, const bluefield &board)
     {
         const std::string lpath = member_path(bf_path, key);
-        const json::value &list = as_array(required_member(bf, bf_path, key), lpath, 1, max_functions_per_side);
+        const json::value &list =
+            as_array(required_member(bf, bf_path, key), lpath, 1, max_functions_per_side);
         std::vector<pending_function> out;
         out.reserve(list.size());
 
@@ -488,11 +517,13 @@ private:
             const std::string path = index_path(lpath, i);
             const json::value &f = require_object(list[i], path);
             if (s == side::dpu)
-                check_keys(f, path, {"pci", "type", "pf", "sf", "sf_index", "ibdev", "iface", "vuid", "mac", "ipv4",
-                                     "representors"});
+                check_keys(f, path,
+                           {"pci", "type", "pf", "sf", "sf_index", "ibdev", "iface", "vuid", "mac",
+                            "ipv4", "representors"});
             else
-                check_keys(f, path, {"pci", "type", "pf", "vf", "sf", "sf_index", "ibdev", "iface", "vuid", "mac",
-                                     "ipv4"});
+                check_keys(f, path,
+                           {"pci", "type", "pf", "vf", "sf", "sf_index", "ibdev", "iface", "vuid",
+                            "mac", "ipv4"});
             pending_function p;
             p.path = path;
             p.d.side_ = s;
@@ -508,7 +539,9 @@ private:
                 else
                     fail(member_path(path, "type"),
                          "unknown function type \"" + type + "\" (expected " +
-                             (s == side::host ? "\"pf\", \"vf\" or \"sf\"" : "\"pf\" or \"sf\" on the DPU side") + ")");
+                             (s == side::host ? "\"pf\", \"vf\" or \"sf\""
+                                              : "\"pf\" or \"sf\" on the DPU side") +
+                             ")");
             }
             const bool is_pf = p.d.type_ == DOCA_PCI_FUNC_TYPE_PF;
             const bool is_vf = p.d.type_ == DOCA_PCI_FUNC_TYPE_VF;
@@ -545,23 +578,26 @@ private:
                     as_uint(*sf, member_path(path, "sf"), 0, std::numeric_limits<uint32_t>::max()));
             if (const json::value *si = optional_member(f, "sf_index")) {
                 if (!is_sf)
-                    fail(member_path(path, "sf_index"), "\"sf_index\" is only meaningful for type \"sf\"");
-                p.d.sf_index_ = static_cast<uint32_t>(
-                    as_uint(*si, member_path(path, "sf_index"), 0, std::numeric_limits<uint32_t>::max()));
+                    fail(member_path(path, "sf_index"),
+                         "\"sf_index\" is only meaningful for type \"sf\"");
+                p.d.sf_index_ = static_cast<uint32_t>(as_uint(
+                    *si, member_path(path, "sf_index"), 0, std::numeric_limits<uint32_t>::max()));
                 p.sf_index_given = true;
             }
 
             if (const json::value *x = optional_member(f, "ibdev")) {
-                p.d.ibdev_ = checked_name(*x, member_path(path, "ibdev"), DOCA_DEVINFO_IBDEV_NAME_SIZE - 1, "_-.",
-                                          "ibdev name");
+                p.d.ibdev_ = checked_name(*x, member_path(path, "ibdev"),
+                                          DOCA_DEVINFO_IBDEV_NAME_SIZE - 1, "_-.", "ibdev name");
                 p.ibdev_given = true;
             }
             if (const json::value *x = optional_member(f, "iface")) {
-                p.d.iface_ = checked_name(*x, member_path(path, "iface"), 15, "_-.", "interface name");
+                p.d.iface_ =
+                    checked_name(*x, member_path(path, "iface"), 15, "_-.", "interface name");
                 p.iface_given = true;
             }
             if (const json::value *x = optional_member(f, "vuid")) {
-                p.d.vuid_ = checked_name(*x, member_path(path, "vuid"), DOCA_DEVINFO_VUID_SIZE - 1, "_-.:", "VUID");
+                p.d.vuid_ = checked_name(*x, member_path(path, "vuid"), DOCA_DEVINFO_VUID_SIZE - 1,
+                                         "_-.:", "VUID");
                 p.vuid_given = true;
             }
             if (const json::value *x = optional_member(f, "mac")) {
@@ -572,7 +608,8 @@ private:
                 p.d.ipv4_ = checked_ipv4(*x, member_path(path, "ipv4"));
             if (const json::value *r = optional_member(f, "representors")) {
                 if (!is_pf)
-                    fail(member_path(path, "representors"), "only a DPU-side PF manages representors");
+                    fail(member_path(path, "representors"),
+                         "only a DPU-side PF manages representors");
                 p.reps = &as_array(*r, member_path(path, "representors"), 0, max_reps_per_device);
             }
             out.push_back(std::move(p));
@@ -604,8 +641,9 @@ private:
             if (!is_pf) {
                 auto parent = pfs.find(p.d.pf_);
                 if (parent == pfs.end())
-                    fail(member_path(p.path, "pf"), "no PF with index " + pf_s + " on the " + side_name(s) +
-                                                        " side of BlueField " + board.id_);
+                    fail(member_path(p.path, "pf"), "no PF with index " + pf_s + " on the " +
+                                                        side_name(s) + " side of BlueField " +
+                                                        board.id_);
                 if (is_vf) {
                     claim(vfs, pf_s + "/" + std::to_string(p.d.vf_), member_path(p.path, "vf"),
                           "VF " + std::to_string(p.d.vf_) + " of PF " + pf_s);
@@ -616,14 +654,16 @@ private:
                     if (p.d.pci_.empty())
                         p.d.pci_ = parent->second->d.pci_;
                     else if (p.d.pci_ != parent->second->d.pci_)
-                        fail(member_path(p.path, "pci"), "an SF has the PCI address of its parent PF (" +
-                                                             parent->second->d.pci_ + "), not " + p.d.pci_);
+                        fail(member_path(p.path, "pci"),
+                             "an SF has the PCI address of its parent PF (" +
+                                 parent->second->d.pci_ + "), not " + p.d.pci_);
                     if (!p.sf_index_given)
                         p.d.sf_index_ = sf_counter;
                     sf_counter = std::max(sf_counter, p.d.sf_index_ + 1);
                     std::map<std::string, std::string> &sf_index_used =
                         s == side::host ? host_sf_indexes_ : dpu_sf_indexes_;
-                    claim(sf_index_used, std::to_string(p.d.sf_index_), member_path(p.path, "sf_index"),
+                    claim(sf_index_used, std::to_string(p.d.sf_index_),
+                          member_path(p.path, "sf_index"),
                           "SF index " + std::to_string(p.d.sf_index_));
                 }
             }
@@ -632,21 +672,25 @@ private:
 
             // Names and identities not given in the file.
             if (!p.ibdev_given)
-                p.d.ibdev_ = "mlx5_" + std::to_string(s == side::host ? host_ibdev_counter_ : ordinal);
+                p.d.ibdev_ =
+                    "mlx5_" + std::to_string(s == side::host ? host_ibdev_counter_ : ordinal);
             if (s == side::host)
                 ++host_ibdev_counter_;
             if (!p.iface_given) {
                 const std::string slot = std::to_string(bfno);
                 switch (p.d.type_) {
                 case DOCA_PCI_FUNC_TYPE_PF:
-                    p.d.iface_ = s == side::host ? "ens" + slot + "f" + pf_s + "np" + pf_s : "p" + pf_s;
+                    p.d.iface_ =
+                        s == side::host ? "ens" + slot + "f" + pf_s + "np" + pf_s : "p" + pf_s;
                     break;
                 case DOCA_PCI_FUNC_TYPE_VF:
                     p.d.iface_ = "ens" + slot + "f" + pf_s + "v" + std::to_string(p.d.vf_);
                     break;
                 case DOCA_PCI_FUNC_TYPE_SF:
-                    p.d.iface_ = s == side::host ? "ens" + slot + "f" + pf_s + "s" + std::to_string(p.d.sf_num_)
-                                                 : "en3f" + pf_s + "pf" + pf_s + "sf" + std::to_string(p.d.sf_num_);
+                    p.d.iface_ =
+                        s == side::host
+                            ? "ens" + slot + "f" + pf_s + "s" + std::to_string(p.d.sf_num_)
+                            : "en3f" + pf_s + "pf" + pf_s + "sf" + std::to_string(p.d.sf_num_);
                     break;
                 }
             }
@@ -663,9 +707,12 @@ private:
 
             // Machine-wide (host side) or per-BlueField (DPU side: each Arm is its own computer).
             std::string scope = s == side::host ? "host/" : "dpu/" + board.id_ + "/";
-            claim(ibdev_used_, scope + p.d.ibdev_, member_path(p.path, "ibdev"), "ibdev name " + p.d.ibdev_);
-            claim(iface_used_, scope + p.d.iface_, member_path(p.path, "iface"), "interface name " + p.d.iface_);
-            claim(mac_used_, mac_text(p.d.mac_), member_path(p.path, "mac"), "MAC address " + mac_text(p.d.mac_));
+            claim(ibdev_used_, scope + p.d.ibdev_, member_path(p.path, "ibdev"),
+                  "ibdev name " + p.d.ibdev_);
+            claim(iface_used_, scope + p.d.iface_, member_path(p.path, "iface"),
+                  "interface name " + p.d.iface_);
+            claim(mac_used_, mac_text(p.d.mac_), member_path(p.path, "mac"),
+                  "MAC address " + mac_text(p.d.mac_));
             claim(vuid_used_, p.d.vuid_, member_path(p.path, "vuid"), "VUID " + p.d.vuid_);
         }
         return out;
@@ -675,9 +722,12 @@ private:
     {
         std::string pf = "pf" + std::to_string(d.pf_);
         switch (d.type_) {
-        case DOCA_PCI_FUNC_TYPE_PF: return pf;
-        case DOCA_PCI_FUNC_TYPE_VF: return pf + "vf" + std::to_string(d.vf_);
-        case DOCA_PCI_FUNC_TYPE_SF: return pf + "sf" + std::to_string(d.sf_num_);
+        case DOCA_PCI_FUNC_TYPE_PF:
+            return pf;
+        case DOCA_PCI_FUNC_TYPE_VF:
+            return pf + "vf" + std::to_string(d.vf_);
+        case DOCA_PCI_FUNC_TYPE_SF:
+            return pf + "sf" + std::to_string(d.sf_num_);
         }
         return pf;
     }
@@ -698,8 +748,8 @@ private:
                 std::string pci = checked_pci(required_member(r, path, "host_function"), hpath);
                 std::optional<uint32_t> sf;
                 if (const json::value *x = optional_member(r, "sf"))
-                    sf = static_cast<uint32_t>(
-                        as_uint(*x, member_path(path, "sf"), 0, std::numeric_limits<uint32_t>::max()));
+                    sf = static_cast<uint32_t>(as_uint(*x, member_path(path, "sf"), 0,
+                                                       std::numeric_limits<uint32_t>::max()));
 
                 pending_function *target = nullptr;
                 for (pending_function &h : host) {
@@ -711,34 +761,49 @@ private:
                     std::string what = sf ? "SF " + std::to_string(*sf) + " at " + pci : pci;
                     std::string elsewhere;
                     for (doca_devinfo *d : topo_->device_view_)
-                        if (d->side() == side::host && d->pci_addr() == pci && d->bluefield_id() != board.id_)
+                        if (d->side() == side::host && d->pci_addr() == pci &&
+                            d->bluefield_id() != board.id_)
                             elsewhere = d->bluefield_id();
                     if (!elsewhere.empty())
                         fail(hpath, "host function " + what + " belongs to BlueField " + elsewhere +
-                                        "; a representor can only stand for a host function of its own BlueField (" +
+                                        "; a representor can only stand for a host function of its "
+                                        "own BlueField (" +
                                         board.id_ + ")");
-                    fail(hpath, "no host function " + what + " in BlueField " + board.id_ +
-                                    " (a representor must point to a function listed under \"host\")");
+                    fail(hpath,
+                         "no host function " + what + " in BlueField " + board.id_ +
+                             " (a representor must point to a function listed under \"host\")");
                 }
-                claim(represented, target->d.pci_ + "/" + (sf ? std::to_string(*sf) : std::string("-")), hpath,
-                      "representor of host function " + target->d.pci_ + (sf ? " SF " + std::to_string(*sf) : ""));
+                claim(represented,
+                      target->d.pci_ + "/" + (sf ? std::to_string(*sf) : std::string("-")), hpath,
+                      "representor of host function " + target->d.pci_ +
+                          (sf ? " SF " + std::to_string(*sf) : ""));
 
                 representor_desc rd;
                 const std::string pf_s = "pf" + std::to_string(target->d.pf_);
                 switch (target->d.type_) {
-                case DOCA_PCI_FUNC_TYPE_PF: rd.name_ = pf_s + "hpf"; break;
-                case DOCA_PCI_FUNC_TYPE_VF: rd.name_ = pf_s + "vf" + std::to_string(target->d.vf_); break;
-                case DOCA_PCI_FUNC_TYPE_SF: rd.name_ = pf_s + "sf" + std::to_string(target->d.sf_num_); break;
+                case DOCA_PCI_FUNC_TYPE_PF:
+                    rd.name_ = pf_s + "hpf";
+                    break;
+                case DOCA_PCI_FUNC_TYPE_VF:
+                    rd.name_ = pf_s + "vf" + std::to_string(target->d.vf_);
+                    break;
+                case DOCA_PCI_FUNC_TYPE_SF:
+                    rd.name_ = pf_s + "sf" + std::to_string(target->d.sf_num_);
+                    break;
                 }
                 if (const json::value *x = optional_member(r, "name"))
-                    rd.name_ = checked_name(*x, member_path(path, "name"), 15, "_-.", "representor name");
+                    rd.name_ =
+                        checked_name(*x, member_path(path, "name"), 15, "_-.", "representor name");
                 rd.iface_ = rd.name_;
                 if (const json::value *x = optional_member(r, "iface"))
-                    rd.iface_ = checked_name(*x, member_path(path, "iface"), 15, "_-.", "interface name");
+                    rd.iface_ =
+                        checked_name(*x, member_path(path, "iface"), 15, "_-.", "interface name");
                 claim(names, rd.name_, path, "representor name " + rd.name_);
-                claim(iface_used_, "dpu/" + board.id_ + "/" + rd.iface_, path, "interface name " + rd.iface_);
+                claim(iface_used_, "dpu/" + board.id_ + "/" + rd.iface_, path,
+                      "interface name " + rd.iface_);
 
-                auto rep = std::make_unique<doca_devinfo_rep>(&board, std::move(rd), mgr.info, target->info);
+                auto rep = std::make_unique<doca_devinfo_rep>(&board, std::move(rd), mgr.info,
+                                                              target->info);
                 mgr.info->add_representor(rep.get());
                 topo_->rep_view_.push_back(rep.get());
                 topo_->reps_.push_back(std::move(rep));
@@ -748,7 +813,8 @@ private:
 
     std::string origin_;
     std::unique_ptr<topology> topo_;
-    std::map<std::string, std::string> bf_ids_, pci_used_, ibdev_used_, iface_used_, mac_used_, vuid_used_;
+    std::map<std::string, std::string> bf_ids_, pci_used_, ibdev_used_, iface_used_, mac_used_,
+        vuid_used_;
     std::map<std::string, std::string> host_sf_indexes_, dpu_sf_indexes_;
     uint32_t host_ibdev_counter_ = 0;
     uint32_t host_sf_index_ = 0;
@@ -808,7 +874,8 @@ std::unique_ptr<topology> topology::from_file(const std::string &path, std::stri
         text.append(buf, static_cast<size_t>(in.gcount()));
         if (text.size() > max_file_size) {
             if (error)
-                *error = path + ": topology file larger than " + std::to_string(max_file_size) + " bytes";
+                *error = path + ": topology file larger than " + std::to_string(max_file_size) +
+                         " bytes";
             return nullptr;
         }
     }
@@ -843,7 +910,10 @@ json::value topology::to_json() const
     json::value bfs = json::value::array();
     for (const auto &bf : boards_) {
         json::value b = json::value::object();
-        b.set("id", bf->id_).set("model", bf->model_).set("mode", bf_mode_name(bf->mode_)).set("serial", bf->serial_);
+        b.set("id", bf->id_)
+            .set("model", bf->model_)
+            .set("mode", bf_mode_name(bf->mode_))
+            .set("serial", bf->serial_);
         json::value caps = json::value::object();
         for (const cap_field &f : cap_fields)
             caps.set(f.name, bf->caps_.*(f.member));
@@ -915,8 +985,9 @@ std::unique_ptr<machine_view> load_machine()
             view->side_filter = side::dpu;
         } else {
             view->status = DOCA_ERROR_INITIALIZATION;
-            view->error = std::string("SOFTCOMCH_SIDE=\"") + side_env +
-                          "\" is invalid: use \"host\" or \"dpu\", or leave it unset to see both sides";
+            view->error =
+                std::string("SOFTCOMCH_SIDE=\"") + side_env +
+                "\" is invalid: use \"host\" or \"dpu\", or leave it unset to see both sides";
             return view;
         }
     }

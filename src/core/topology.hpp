@@ -31,8 +31,8 @@ public:
     // On failure returns nullptr and sets *error to "<origin>: <where>: <problem>", where
     // <where> is "line:column" for syntax errors and a JSON path such as
     // "$.bluefields[0].host[2].pci" for schema errors.
-    static std::unique_ptr<topology> from_json_text(std::string_view text, const std::string &origin,
-                                                    std::string *error);
+    static std::unique_ptr<topology> from_json_text(std::string_view text,
+                                                    const std::string &origin, std::string *error);
     // Reads `path` (at most 1 MiB) and parses it as above.
     static std::unique_ptr<topology> from_file(const std::string &path, std::string *error);
 

@@ -128,7 +128,9 @@ bool unescape(std::string_view v, std::string &out)
 
 bool parse_u32(const std::string &s, uint32_t &out) noexcept
 {
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto digit = [](char c) {
+        return c >= '0' && c <= '9';
+    };
     if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), digit))
         return false;
     const unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
@@ -178,8 +180,8 @@ bool dead_tmp(const std::string &name)
 {
     const auto pos = name.rfind(k_tmp_marker);
     uint32_t pid = 0;
-    return pos != std::string::npos && parse_u32(name.substr(pos + k_tmp_marker.size()), pid) && pid != 0 &&
-           process_gone(int(pid));
+    return pos != std::string::npos && parse_u32(name.substr(pos + k_tmp_marker.size()), pid) &&
+           pid != 0 && process_gone(int(pid));
 }
 
 } // namespace
@@ -239,8 +241,7 @@ std::string endpoint_socket_path(const std::string &dir, const endpoint_key &key
         fail(EINVAL, "softcomch: invalid endpoint id '" + key.bluefield + "' / '" +
                          key.host_function + "'");
     char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx",
-                  static_cast<unsigned long long>(fnv1a64(key.name)));
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a64(key.name)));
     std::string path = dir + "/" + key.bluefield + "@" + key.host_function + "@" + hash;
     path += k_sock_suffix;
     if (path.size() > max_socket_path())

@@ -39,8 +39,8 @@ struct endpoint_info {
     endpoint_key key;
     std::string socket_path;
     int pid = 0;
-    std::string dpu_device;     // canonical PCI address of the server's DPU-side device
-    std::string representor;    // representor name, e.g. "pf0hpf"
+    std::string dpu_device;  // canonical PCI address of the server's DPU-side device
+    std::string representor; // representor name, e.g. "pf0hpf"
     uint32_t max_msg_size = 0;
     uint32_t recv_queue_size = 0;
 };

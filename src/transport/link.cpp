@@ -19,7 +19,10 @@ namespace softcomch::transport {
 
 namespace {
 
-unique_fd make_eventfd() noexcept { return unique_fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)); }
+unique_fd make_eventfd() noexcept
+{
+    return unique_fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+}
 
 void close_fds(int *fds, size_t n) noexcept
 {
@@ -191,8 +194,7 @@ doca_error_t listener::accept(std::unique_ptr<pending_link> &out)
 
 connector::connector(std::string fabric_dir, endpoint_key key, link_params params, int pid)
     : dir_(std::move(fabric_dir)), key_(std::move(key)), params_(params), pid_(pid)
-{
-}
+{}
 
 void connector::reset() noexcept
 {
@@ -208,7 +210,8 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
         if (rc == DOCA_ERROR_NOT_FOUND || rc == DOCA_ERROR_AGAIN)
             return result::no_server;
         if (rc != DOCA_SUCCESS) {
-            why = std::string("cannot connect to the server's endpoint: ") + softcomch::error_name(rc);
+            why = std::string("cannot connect to the server's endpoint: ") +
+                  softcomch::error_name(rc);
             return result::failed;
         }
     }
@@ -285,10 +288,12 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
         rc = l->segment_.producer(shm::c2s, l->tx_);
     if (rc == DOCA_SUCCESS)
         rc = l->segment_.consumer(shm::s2c, l->rx_);
-    if (rc == DOCA_SUCCESS && (l->tx_.capacity() != acc->c2s_capacity || l->rx_.capacity() != acc->s2c_capacity))
+    if (rc == DOCA_SUCCESS &&
+        (l->tx_.capacity() != acc->c2s_capacity || l->rx_.capacity() != acc->s2c_capacity))
         rc = DOCA_ERROR_INVALID_VALUE;
     if (rc != DOCA_SUCCESS) {
-        why = std::string("cannot map the connection's shared memory: ") + softcomch::error_name(rc);
+        why =
+            std::string("cannot map the connection's shared memory: ") + softcomch::error_name(rc);
         reset();
         return result::failed;
     }

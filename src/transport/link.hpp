@@ -155,7 +155,10 @@ private:
 
 // ---- data path, inline ----
 
-inline void *link::try_claim(uint32_t len) noexcept { return tx_.try_claim(len); }
+inline void *link::try_claim(uint32_t len) noexcept
+{
+    return tx_.try_claim(len);
+}
 
 inline void link::commit(msg_type type, uint32_t len) noexcept
 {
@@ -163,10 +166,19 @@ inline void link::commit(msg_type type, uint32_t len) noexcept
         wake_peer();
 }
 
-inline const message_view *link::peek() noexcept { return rx_.peek(); }
+inline const message_view *link::peek() noexcept
+{
+    return rx_.peek();
+}
 
-inline void link::release() noexcept { rx_.release(); }
+inline void link::release() noexcept
+{
+    rx_.release();
+}
 
-inline bool link::arm() noexcept { return rx_.arm(); }
+inline bool link::arm() noexcept
+{
+    return rx_.arm();
+}
 
 } // namespace softcomch::transport

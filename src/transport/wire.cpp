@@ -191,8 +191,8 @@ bool valid_accept(const accept_msg &m) noexcept
     return m.proto_version >= 1 && m.max_msg_size > 0 && m.max_record % 64 == 0 &&
            uint64_t(m.max_record) >= 16 + uint64_t(m.max_msg_size) && is_pow2(m.c2s_capacity) &&
            is_pow2(m.s2c_capacity) && uint64_t(m.c2s_capacity) >= 2 * uint64_t(m.max_record) &&
-           uint64_t(m.s2c_capacity) >= 2 * uint64_t(m.max_record) && m.c2s_limit >= 1 && m.s2c_limit >= 1 &&
-           m.segment_size != 0 && m.segment_size % 4096 == 0;
+           uint64_t(m.s2c_capacity) >= 2 * uint64_t(m.max_record) && m.c2s_limit >= 1 &&
+           m.s2c_limit >= 1 && m.segment_size != 0 && m.segment_size % 4096 == 0;
 }
 
 // Reason codes: the DOCA error values this version knows (DOCA_ERROR_UNKNOWN..DOCA_ERROR_SKIPPED).
@@ -315,14 +315,14 @@ doca_error_t encode(const reject_msg &m, uint8_t *buf, size_t cap, size_t *len) 
 
 bool valid_announce(const consumer_announce_msg &m) noexcept
 {
-    if (m.consumer_id == 0 || m.imm_data_len > k_max_imm || m.pid == 0 || m.channel_size == 0 || m.len == 0 ||
-        m.addr + m.len < m.addr)
+    if (m.consumer_id == 0 || m.imm_data_len > k_max_imm || m.pid == 0 || m.channel_size == 0 ||
+        m.len == 0 || m.addr + m.len < m.addr)
         return false;
     if (m.mechanism == 2)
         return m.map_base == 0 && m.map_size == 0 && m.file_offset == 0;
     // shared: the registered range lies inside the mapped pages
-    return m.mechanism == 1 && m.map_size != 0 && m.map_base + m.map_size > m.map_base && m.map_base <= m.addr &&
-           m.addr + m.len <= m.map_base + m.map_size;
+    return m.mechanism == 1 && m.map_size != 0 && m.map_base + m.map_size > m.map_base &&
+           m.map_base <= m.addr && m.addr + m.len <= m.map_base + m.map_size;
 }
 
 doca_error_t encode(const consumer_announce_msg &m, uint8_t *buf, size_t cap, size_t *len) noexcept

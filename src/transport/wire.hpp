@@ -93,8 +93,8 @@ struct accept_msg {
     uint32_t s2c_capacity = 0;                   // ring server->client: likewise
     uint32_t c2s_limit = 0;                      // messages in flight client->server, >= 1
     uint32_t s2c_limit = 0;                      // messages in flight server->client, >= 1
-    uint32_t max_record = 0;                     // largest record, multiple of 64, >= 16 + max_msg_size
-    uint64_t segment_size = 0;                   // bytes of the memfd; multiple of 4096, > 0
+    uint32_t max_record = 0;   // largest record, multiple of 64, >= 16 + max_msg_size
+    uint64_t segment_size = 0; // bytes of the memfd; multiple of 4096, > 0
 };
 
 // REJECT (280 bytes): why the server refused.
@@ -130,8 +130,8 @@ struct consumer_expire_msg {
     uint32_t consumer_id = 0;
 };
 
-using message = std::variant<hello_msg, accept_msg, reject_msg, consumer_announce_msg, consumer_ack_msg,
-                             consumer_expire_msg>;
+using message = std::variant<hello_msg, accept_msg, reject_msg, consumer_announce_msg,
+                             consumer_ack_msg, consumer_expire_msg>;
 
 // Size of a message of `type` in this version, 0 if the type is unknown.
 size_t message_size(msg_type type) noexcept;

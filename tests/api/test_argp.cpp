@@ -65,7 +65,10 @@ doca_error_t multi_cb(void *value, void *cfg)
     static_cast<config *>(cfg)->multi.emplace_back(static_cast<char *>(value));
     return DOCA_SUCCESS;
 }
-doca_error_t refuse_cb(void *, void *) { return DOCA_ERROR_BAD_CONFIG; }
+doca_error_t refuse_cb(void *, void *)
+{
+    return DOCA_ERROR_BAD_CONFIG;
+}
 doca_error_t validate_cb(void *cfg)
 {
     auto *c = static_cast<config *>(cfg);
@@ -114,12 +117,16 @@ protected:
 
     void register_basic()
     {
-        ASSERT_EQ(doca_argp_register_param(make_param("s", "str", DOCA_ARGP_TYPE_STRING, str_cb, "<text>",
-                                                      "Some text")),
+        ASSERT_EQ(doca_argp_register_param(
+                      make_param("s", "str", DOCA_ARGP_TYPE_STRING, str_cb, "<text>", "Some text")),
                   DOCA_SUCCESS);
-        ASSERT_EQ(doca_argp_register_param(make_param("i", "int", DOCA_ARGP_TYPE_INT, int_cb)), DOCA_SUCCESS);
-        ASSERT_EQ(doca_argp_register_param(make_param("b", "bool", DOCA_ARGP_TYPE_BOOLEAN, bool_cb)), DOCA_SUCCESS);
-        ASSERT_EQ(doca_argp_register_param(make_param(nullptr, "double", DOCA_ARGP_TYPE_DOUBLE, double_cb)),
+        ASSERT_EQ(doca_argp_register_param(make_param("i", "int", DOCA_ARGP_TYPE_INT, int_cb)),
+                  DOCA_SUCCESS);
+        ASSERT_EQ(
+            doca_argp_register_param(make_param("b", "bool", DOCA_ARGP_TYPE_BOOLEAN, bool_cb)),
+            DOCA_SUCCESS);
+        ASSERT_EQ(doca_argp_register_param(
+                      make_param(nullptr, "double", DOCA_ARGP_TYPE_DOUBLE, double_cb)),
                   DOCA_SUCCESS);
     }
 
@@ -271,7 +278,8 @@ TEST_F(Argp, UnknownShortFlagAndStrayWord)
 TEST_F(Argp, EmptyLongNameIsUnknown)
 {
     register_basic();
-    ASSERT_EQ(doca_argp_register_param(make_param("z", nullptr, DOCA_ARGP_TYPE_STRING, str_cb)), DOCA_SUCCESS);
+    ASSERT_EQ(doca_argp_register_param(make_param("z", nullptr, DOCA_ARGP_TYPE_STRING, str_cb)),
+              DOCA_SUCCESS);
     std::string out;
     EXPECT_EQ(start_captured({"--=x"}, &out), DOCA_ERROR_NOT_SUPPORTED);
 }
@@ -347,7 +355,8 @@ TEST_F(Argp, SingularAlone)
 
 TEST_F(Argp, CallbackErrorIsReturned)
 {
-    ASSERT_EQ(doca_argp_register_param(make_param("r", "refuse", DOCA_ARGP_TYPE_STRING, refuse_cb)), DOCA_SUCCESS);
+    ASSERT_EQ(doca_argp_register_param(make_param("r", "refuse", DOCA_ARGP_TYPE_STRING, refuse_cb)),
+              DOCA_SUCCESS);
     EXPECT_EQ(start({"-r", "x"}), DOCA_ERROR_BAD_CONFIG);
 }
 
@@ -369,7 +378,8 @@ TEST_F(Argp, ValidationErrorIsReturned)
 
 TEST_F(Argp, RegistrationChecks)
 {
-    EXPECT_EQ(doca_argp_register_param(make_param("x", nullptr, DOCA_ARGP_TYPE_STRING, str_cb, nullptr, nullptr)),
+    EXPECT_EQ(doca_argp_register_param(
+                  make_param("x", nullptr, DOCA_ARGP_TYPE_STRING, str_cb, nullptr, nullptr)),
               DOCA_ERROR_INITIALIZATION); // no description
     EXPECT_EQ(doca_argp_register_param(make_param("x", nullptr, DOCA_ARGP_TYPE_STRING, nullptr)),
               DOCA_ERROR_INITIALIZATION); // no callback
@@ -420,7 +430,9 @@ TEST_F(Argp, HelpPrintsUsageAndExitsSuccessfully)
     doca_argp_param_set_hidden(hidden);
     ASSERT_EQ(doca_argp_register_param(hidden), DOCA_SUCCESS);
     for (const char *flag : {"-h", "--help"}) {
-        auto [status, out] = run_child([&] { (void)start({"-i", "3", flag, "--unknown-after-help"}); });
+        auto [status, out] = run_child([&] {
+            (void)start({"-i", "3", flag, "--unknown-after-help"});
+        });
         EXPECT_EQ(status, EXIT_SUCCESS) << flag;
         EXPECT_EQ(out.rfind("Usage: test_prog [DOCA Flags] [Program Flags]\n\n", 0), 0u) << out;
         EXPECT_NE(out.find(doca_flags_block), std::string::npos) << out;
@@ -496,14 +508,16 @@ TEST_F(Argp, LogLevelOutOfRange)
 
 TEST_F(Argp, JsonObjectType)
 {
-    ASSERT_EQ(doca_argp_register_param(make_param("o", "obj", DOCA_ARGP_TYPE_JSON_OBJ, obj_cb)), DOCA_SUCCESS);
+    ASSERT_EQ(doca_argp_register_param(make_param("o", "obj", DOCA_ARGP_TYPE_JSON_OBJ, obj_cb)),
+              DOCA_SUCCESS);
     ASSERT_EQ(start({"--obj", R"({"a": [1, 2]})"}), DOCA_SUCCESS);
     EXPECT_EQ(cfg_.obj, R"({"a": [1, 2]})");
 }
 
 TEST_F(Argp, JsonObjectTypeRejectsBadJson)
 {
-    ASSERT_EQ(doca_argp_register_param(make_param("o", "obj", DOCA_ARGP_TYPE_JSON_OBJ, obj_cb)), DOCA_SUCCESS);
+    ASSERT_EQ(doca_argp_register_param(make_param("o", "obj", DOCA_ARGP_TYPE_JSON_OBJ, obj_cb)),
+              DOCA_SUCCESS);
     std::string out;
     EXPECT_EQ(start_captured({"--obj", "{a:1}"}, &out), DOCA_ERROR_INVALID_VALUE);
 }
@@ -553,8 +567,10 @@ TEST_F(Argp, CommandScopeAndErrors)
     EXPECT_EQ(doca_argp_register_cmd(nameless), DOCA_ERROR_INITIALIZATION);
 
     std::string out;
-    EXPECT_EQ(start_captured({"-c", "3", "send"}, &out), DOCA_ERROR_NOT_SUPPORTED); // -c belongs to send
-    EXPECT_NE(out.find("\nCommands:\n  send                              Send messages\n"), std::string::npos)
+    EXPECT_EQ(start_captured({"-c", "3", "send"}, &out),
+              DOCA_ERROR_NOT_SUPPORTED); // -c belongs to send
+    EXPECT_NE(out.find("\nCommands:\n  send                              Send messages\n"),
+              std::string::npos)
         << out;
 }
 
@@ -596,7 +612,8 @@ TEST_F(Argp, DpdkFlagsGoBeforeTheSeparator)
         return argv[argc] == nullptr ? DOCA_SUCCESS : DOCA_ERROR_UNEXPECTED;
     });
     ASSERT_EQ(start({"-a", "0000:03:00.0", "-c", "0x1", "--", "-s", "doca"}), DOCA_SUCCESS);
-    EXPECT_EQ(g_dpdk_args, (std::vector<std::string>{"./bin/test_prog", "-a", "0000:03:00.0", "-c", "0x1"}));
+    EXPECT_EQ(g_dpdk_args,
+              (std::vector<std::string>{"./bin/test_prog", "-a", "0000:03:00.0", "-c", "0x1"}));
     EXPECT_EQ(cfg_.str, "doca");
 }
 
@@ -648,7 +665,8 @@ TEST_F(Argp, JsonConfiguration)
 TEST_F(Argp, CommandLineWinsOverJson)
 {
     register_basic();
-    const std::string path = write_json(R"({"doca_program_flags": {"str": "from-json", "int": 1}})");
+    const std::string path =
+        write_json(R"({"doca_program_flags": {"str": "from-json", "int": 1}})");
     ASSERT_EQ(start({"--json", path, "--str", "from-cli"}), DOCA_SUCCESS);
     EXPECT_EQ(cfg_.str, "from-cli");
     EXPECT_EQ(cfg_.str_calls, 1);
@@ -723,7 +741,8 @@ TEST_F(Argp, JsonCoversTheProgramAndTheSelectedCommand)
     ASSERT_EQ(doca_argp_cmd_create(&send), DOCA_SUCCESS);
     doca_argp_cmd_set_name(send, "send");
     doca_argp_cmd_set_description(send, "Send messages");
-    ASSERT_EQ(doca_argp_cmd_register_param(send, make_param("c", "count", DOCA_ARGP_TYPE_DOUBLE, double_cb)),
+    ASSERT_EQ(doca_argp_cmd_register_param(
+                  send, make_param("c", "count", DOCA_ARGP_TYPE_DOUBLE, double_cb)),
               DOCA_SUCCESS);
     ASSERT_EQ(doca_argp_register_cmd(send), DOCA_SUCCESS);
     const std::string path = write_json(R"({"doca_program_flags": {"str": "root", "count": 4}})");

@@ -28,7 +28,10 @@
 #include "comch_harness.hpp"
 #include "sdk_log_capture.hpp"
 
-inline void PrintTo(doca_error e, std::ostream *os) { *os << doca_error_get_name(e) << " (" << int(e) << ")"; }
+inline void PrintTo(doca_error e, std::ostream *os)
+{
+    *os << doca_error_get_name(e) << " (" << int(e) << ")";
+}
 
 namespace {
 
@@ -39,7 +42,6 @@ const int env_reset = [] {
     return 0;
 }();
 
-
 using sc_test::clock;
 using namespace std::chrono_literals;
 
@@ -48,8 +50,8 @@ protected:
     void SetUp() override
     {
         sdk_log::mark();
-        sc_test::use_private_fabric(std::string("bic-") +
-                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        sc_test::use_private_fabric(
+            std::string("bic-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
 };
 
@@ -58,8 +60,10 @@ struct devices {
     doca_dev *dpu = sc_test::open_dev("03:00.0");
     doca_dev *dpu1 = sc_test::open_dev("03:00.1");
     doca_dev *host = sc_test::open_dev("b1:00.0");
-    doca_dev_rep *rep = dpu ? sc_test::open_rep(dpu, "b1:00.0") : nullptr;    // pf0hpf, managed by 03:00.0
-    doca_dev_rep *rep1 = dpu1 ? sc_test::open_rep(dpu1, "b1:00.1") : nullptr; // pf1hpf, managed by 03:00.1
+    doca_dev_rep *rep =
+        dpu ? sc_test::open_rep(dpu, "b1:00.0") : nullptr; // pf0hpf, managed by 03:00.0
+    doca_dev_rep *rep1 =
+        dpu1 ? sc_test::open_rep(dpu1, "b1:00.1") : nullptr; // pf1hpf, managed by 03:00.1
     devices()
     {
         EXPECT_NE(dpu, nullptr);
@@ -99,18 +103,20 @@ struct connected_pair {
     doca_comch_connection *srv_conn = nullptr; // the server's end
     doca_comch_connection *cli_conn = nullptr; // the client's end
 
-    connected_pair(const std::string &name, sc_test::server_options so = {}, sc_test::client_options co = {},
-                   uint32_t server_max_msg = 0)
+    connected_pair(const std::string &name, sc_test::server_options so = {},
+                   sc_test::client_options co = {}, uint32_t server_max_msg = 0)
         : srv(name, so), cli(name, co)
     {
         EXPECT_TRUE(srv.ok());
         EXPECT_TRUE(cli.ok());
         if (server_max_msg) {
-            EXPECT_EQ(doca_comch_server_set_max_msg_size(srv.handle(), server_max_msg), DOCA_SUCCESS);
+            EXPECT_EQ(doca_comch_server_set_max_msg_size(srv.handle(), server_max_msg),
+                      DOCA_SUCCESS);
         }
         EXPECT_EQ(srv.start(), DOCA_SUCCESS);
         EXPECT_EQ(cli.start(), DOCA_ERROR_IN_PROGRESS);
-        EXPECT_TRUE(progress([&] { return cli.state() == DOCA_CTX_STATE_RUNNING && srv.connections.size() == 1; }));
+        EXPECT_TRUE(progress(
+            [&] { return cli.state() == DOCA_CTX_STATE_RUNNING && srv.connections.size() == 1; }));
         cli_conn = cli.connection();
         srv_conn = srv.connections.empty() ? nullptr : srv.connections.front();
         EXPECT_NE(cli_conn, nullptr);
@@ -158,13 +164,18 @@ TEST_F(ComchBadInput, ConnectionFunctionsWithNullOrForeignConnections)
 {
     union doca_data ud {};
     uint64_t v = 0;
-    for (doca_comch_connection *c : {static_cast<doca_comch_connection *>(nullptr), junk<doca_comch_connection>()}) {
+    for (doca_comch_connection *c :
+         {static_cast<doca_comch_connection *>(nullptr), junk<doca_comch_connection>()}) {
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_connection_set_user_data, c, ud);
-        EXPECT_LOGGED(doca_comch_connection_get_user_data, EXPECT_EQ(doca_comch_connection_get_user_data(c).u64, 0u));
-        EXPECT_LOGGED(doca_comch_server_get_server_ctx, EXPECT_EQ(doca_comch_server_get_server_ctx(c), nullptr));
-        EXPECT_LOGGED(doca_comch_client_get_client_ctx, EXPECT_EQ(doca_comch_client_get_client_ctx(c), nullptr));
+        EXPECT_LOGGED(doca_comch_connection_get_user_data,
+                      EXPECT_EQ(doca_comch_connection_get_user_data(c).u64, 0u));
+        EXPECT_LOGGED(doca_comch_server_get_server_ctx,
+                      EXPECT_EQ(doca_comch_server_get_server_ctx(c), nullptr));
+        EXPECT_LOGGED(doca_comch_client_get_client_ctx,
+                      EXPECT_EQ(doca_comch_client_get_client_ctx(c), nullptr));
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_connection_update_info, c);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_connection_get_counter, c, DOCA_COMCH_COUNTER_SENT_MESSAGES, &v);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_connection_get_counter, c,
+                       DOCA_COMCH_COUNTER_SENT_MESSAGES, &v);
     }
 }
 
@@ -172,7 +183,8 @@ TEST_F(ComchBadInput, ConnectionFunctionsOnALiveConnection)
 {
     connected_pair p("conn-live");
     uint64_t v = 7;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_connection_get_counter, p.cli_conn, DOCA_COMCH_COUNTER_SENT_MESSAGES, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_connection_get_counter, p.cli_conn,
+                   DOCA_COMCH_COUNTER_SENT_MESSAGES, nullptr);
     // Unknown counters, within the value range of the C++ enum (0..7); test_headers_c.c passes
     // 99 and -1 from C.
     for (int counter : {0, 5, 6, 7})
@@ -215,10 +227,13 @@ TEST_F(ComchBadInput, Capabilities)
     };
     for (const auto &c : caps) {
         SCOPED_TRACE(c.fn);
-        for (auto [info, out] : {std::pair<const doca_devinfo *, uint32_t *>{nullptr, &v}, {bad, &v}, {dpu, nullptr}}) {
+        for (auto [info, out] : {std::pair<const doca_devinfo *, uint32_t *>{nullptr, &v},
+                                 {bad, &v},
+                                 {dpu, nullptr}}) {
             size_t m = sdk_log::mark();
             EXPECT_EQ(c.get(info, out), DOCA_ERROR_INVALID_VALUE);
-            EXPECT_TRUE(sdk_log::named_since(m, c.fn)) << "no SDK log line names " << c.fn << sdk_log::since(m);
+            EXPECT_TRUE(sdk_log::named_since(m, c.fn))
+                << "no SDK log line names " << c.fn << sdk_log::since(m);
         }
         v = 0;
         EXPECT_EQ(c.get(dpu, &v), DOCA_SUCCESS);
@@ -247,17 +262,21 @@ TEST_F(ComchBadInput, ServerCreate)
     devices d;
     doca_comch_server *s = nullptr;
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, nullptr, d.rep, "srv", &s);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, junk<doca_dev>(), d.rep, "srv", &s);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, junk<doca_dev>(), d.rep,
+                   "srv", &s);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, nullptr, "srv", &s);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, junk<doca_dev_rep>(), "srv", &s);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, junk<doca_dev_rep>(),
+                   "srv", &s);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep, nullptr, &s);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep, "srv", nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep, "srv",
+                   nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep, "", &s);
     // Name length including the NUL at most max_name_len.
     const uint32_t max_name = d.cap(doca_comch_cap_get_max_name_len);
     ASSERT_GT(max_name, 1u);
     std::string too_long(max_name, 'n');
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep, too_long.c_str(), &s);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep,
+                   too_long.c_str(), &s);
     // A representor of another device (pf1hpf is managed by 03:00.1, not by 03:00.0).
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_create, d.dpu, d.rep1, "srv", &s);
     if (s) { // accepted after all: clean up so that the rest of the test runs
@@ -290,11 +309,17 @@ TEST_F(ComchBadInput, ServerConfigurationWhileIdle)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_get_device, x, &dev);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_get_device_rep, x, &rep);
         EXPECT_LOGGED(doca_comch_server_as_ctx, EXPECT_EQ(doca_comch_server_as_ctx(x), nullptr));
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, x, junk<doca_comch_connection>());
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, x, send_cb, send_cb, 8);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_msg_recv_register, x, recv_cb);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_connection_status_changed_register, x, conn_cb, conn_cb);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_consumer_register, x, consumer_cb, consumer_cb);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, x,
+                       junk<doca_comch_connection>());
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, x, send_cb,
+                       send_cb, 8);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_msg_recv_register, x,
+                       recv_cb);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE,
+                       doca_comch_server_event_connection_status_changed_register, x, conn_cb,
+                       conn_cb);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_consumer_register, x,
+                       consumer_cb, consumer_cb);
     }
     // NULL outputs and callbacks.
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_get_max_msg_size, s, nullptr);
@@ -302,13 +327,19 @@ TEST_F(ComchBadInput, ServerConfigurationWhileIdle)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_get_device, s, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_get_device_rep, s, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, s, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, s, nullptr, send_cb, 8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, s, send_cb, nullptr, 8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, s, nullptr,
+                   send_cb, 8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, s, send_cb,
+                   nullptr, 8);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_msg_recv_register, s, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_connection_status_changed_register, s, nullptr, conn_cb);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_connection_status_changed_register, s, conn_cb, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_consumer_register, s, nullptr, consumer_cb);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_consumer_register, s, consumer_cb, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE,
+                   doca_comch_server_event_connection_status_changed_register, s, nullptr, conn_cb);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE,
+                   doca_comch_server_event_connection_status_changed_register, s, conn_cb, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_consumer_register, s, nullptr,
+                   consumer_cb);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_event_consumer_register, s,
+                   consumer_cb, nullptr);
 
     // Defaults, then values over the caps.
     const uint32_t max_msg = d.cap(doca_comch_cap_get_max_msg_size);
@@ -321,7 +352,8 @@ TEST_F(ComchBadInput, ServerConfigurationWhileIdle)
     for (uint32_t size : {0u, max_queue + 1, UINT32_MAX})
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_set_recv_queue_size, s, size);
     for (uint32_t n : {0u, max_tasks + 1, UINT32_MAX})
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, s, send_cb, send_cb, n);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_set_conf, s, send_cb,
+                       send_cb, n);
     ASSERT_EQ(doca_comch_server_get_max_msg_size(s, &v), DOCA_SUCCESS);
     EXPECT_EQ(v, 4080u) << "refused setters change nothing";
     // The limits themselves are accepted.
@@ -349,10 +381,13 @@ TEST_F(ComchBadInput, ServerWhileRunning)
     // Configuration after start.
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_set_max_msg_size, s, 100);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_set_recv_queue_size, s, 16);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_task_send_set_conf, s, send_cb, send_cb, 8);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_task_send_set_conf, s, send_cb, send_cb,
+                   8);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_event_msg_recv_register, s, recv_cb);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_event_connection_status_changed_register, s, conn_cb, conn_cb);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_event_consumer_register, s, consumer_cb, consumer_cb);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_event_connection_status_changed_register,
+                   s, conn_cb, conn_cb);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_event_consumer_register, s, consumer_cb,
+                   consumer_cb);
     // Destroy while running.
     EXPECT_REFUSED(DOCA_ERROR_IN_USE, doca_comch_server_destroy, s);
     // Getters work in any state.
@@ -366,9 +401,11 @@ TEST_F(ComchBadInput, ServerWhileRunning)
     sc_test::server other("srv-running-other");
     ASSERT_TRUE(other.ok());
     ASSERT_EQ(other.start(), DOCA_SUCCESS);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, other.handle(), p.srv_conn);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, other.handle(),
+                   p.srv_conn);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, s, p.cli_conn);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, s, junk<doca_comch_connection>());
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_disconnect, s,
+                   junk<doca_comch_connection>());
     ASSERT_EQ(other.stop_and_wait(), DOCA_SUCCESS);
     // Not RUNNING: disconnect is refused.
     p.stop_client();
@@ -402,7 +439,8 @@ TEST_F(ComchBadInput, ClientCreate)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_create, d.host, "", &c);
     const uint32_t max_name = d.cap(doca_comch_cap_get_max_name_len);
     std::string too_long(max_name, 'c');
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_create, d.host, too_long.c_str(), &c);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_create, d.host, too_long.c_str(),
+                   &c);
     // A DPU-side device cannot run a client.
     EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_comch_client_create, d.dpu, "cli", &c);
     EXPECT_EQ(c, nullptr);
@@ -431,10 +469,14 @@ TEST_F(ComchBadInput, ClientConfigurationAndStates)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_get_device, x, &dev);
         EXPECT_LOGGED(doca_comch_client_as_ctx, EXPECT_EQ(doca_comch_client_as_ctx(x), nullptr));
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_get_connection, x, &conn);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, x, send_cb, send_cb, 8);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, x, junk<doca_comch_connection>(), msg, 5, &task);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_msg_recv_register, x, recv_cb);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_consumer_register, x, consumer_cb, consumer_cb);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, x, send_cb,
+                       send_cb, 8);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, x,
+                       junk<doca_comch_connection>(), msg, 5, &task);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_msg_recv_register, x,
+                       recv_cb);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_consumer_register, x,
+                       consumer_cb, consumer_cb);
     }
     // A server handle where a client is expected (and the reverse): a context of the wrong kind.
     {
@@ -450,11 +492,15 @@ TEST_F(ComchBadInput, ClientConfigurationAndStates)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_get_recv_queue_size, c, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_get_device, c, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_get_connection, c, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, c, nullptr, send_cb, 8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, c, send_cb, nullptr, 8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, c, nullptr,
+                   send_cb, 8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, c, send_cb,
+                   nullptr, 8);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_msg_recv_register, c, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_consumer_register, c, nullptr, consumer_cb);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_consumer_register, c, consumer_cb, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_consumer_register, c, nullptr,
+                   consumer_cb);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_event_consumer_register, c,
+                   consumer_cb, nullptr);
     const uint32_t max_msg = d.cap(doca_comch_cap_get_max_msg_size);
     const uint32_t max_queue = d.cap(doca_comch_cap_get_max_recv_queue_size);
     const uint32_t max_tasks = d.cap(doca_comch_cap_get_max_send_tasks);
@@ -463,7 +509,8 @@ TEST_F(ComchBadInput, ClientConfigurationAndStates)
     for (uint32_t size : {0u, max_queue + 1, UINT32_MAX})
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_set_recv_queue_size, c, size);
     for (uint32_t n : {0u, max_tasks + 1, UINT32_MAX})
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, c, send_cb, send_cb, n);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_set_conf, c, send_cb,
+                       send_cb, n);
     ASSERT_EQ(doca_comch_client_get_max_msg_size(c, &v), DOCA_SUCCESS);
     EXPECT_EQ(v, 4080u) << "doca_comch.h: 4080 bytes by default";
     ASSERT_EQ(doca_comch_client_get_device(c, &dev), DOCA_SUCCESS);
@@ -489,9 +536,11 @@ TEST_F(ComchBadInput, ClientConfigurationAndStates)
     EXPECT_EQ(conn, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_set_max_msg_size, c, 100);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_set_recv_queue_size, c, 16);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_task_send_set_conf, c, send_cb, send_cb, 8);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_task_send_set_conf, c, send_cb, send_cb,
+                   8);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_event_msg_recv_register, c, recv_cb);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_event_consumer_register, c, consumer_cb, consumer_cb);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_event_consumer_register, c, consumer_cb,
+                   consumer_cb);
     EXPECT_REFUSED(DOCA_ERROR_IN_USE, doca_comch_client_destroy, c);
     EXPECT_REFUSED(DOCA_ERROR_IN_USE, doca_pe_destroy, pe);
     // Stop while STARTING: nothing to drain, so IDLE when the call returns.
@@ -519,40 +568,60 @@ TEST_F(ComchBadInput, SendTaskAllocation)
     doca_comch_client *c = p.cli.handle();
     const std::string msg(200, 'm');
     doca_comch_task_send *t = nullptr;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, nullptr, p.srv_conn, msg.data(), 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, nullptr, msg.data(), 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, junk<doca_comch_connection>(), msg.data(), 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.srv_conn, nullptr, 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.srv_conn, msg.data(), 10, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, nullptr, p.cli_conn, msg.data(), 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, nullptr, msg.data(), 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.cli_conn, nullptr, 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.cli_conn, msg.data(), 10, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, nullptr,
+                   p.srv_conn, msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, nullptr,
+                   msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s,
+                   junk<doca_comch_connection>(), msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.srv_conn,
+                   nullptr, 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.srv_conn,
+                   msg.data(), 10, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, nullptr,
+                   p.cli_conn, msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, nullptr,
+                   msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.cli_conn,
+                   nullptr, 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.cli_conn,
+                   msg.data(), 10, nullptr);
     // Lengths: 0, over the negotiated maximum (100), over the device cap.
     for (uint32_t len : {0u, 101u, 4081u, UINT32_MAX}) {
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.srv_conn, msg.data(), len, &t);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.cli_conn, msg.data(), len, &t);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s,
+                       p.srv_conn, msg.data(), len, &t);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c,
+                       p.cli_conn, msg.data(), len, &t);
     }
     // The other side's end of the connection.
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.cli_conn, msg.data(), 10, &t);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.srv_conn, msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_server_task_send_alloc_init, s, p.cli_conn,
+                   msg.data(), 10, &t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_comch_client_task_send_alloc_init, c, p.srv_conn,
+                   msg.data(), 10, &t);
     EXPECT_EQ(t, nullptr) << "outputs are written only on success";
     // The maximum itself works.
-    ASSERT_EQ(doca_comch_client_task_send_alloc_init(c, p.cli_conn, msg.data(), 100, &t), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comch_client_task_send_alloc_init(c, p.cli_conn, msg.data(), 100, &t),
+              DOCA_SUCCESS);
     doca_task_free(doca_comch_task_send_as_task(t));
 
     // The pool (2 tasks) runs dry; freeing one makes room again.
     doca_comch_task_send *a = nullptr, *b = nullptr;
-    ASSERT_EQ(doca_comch_server_task_send_alloc_init(s, p.srv_conn, msg.data(), 10, &a), DOCA_SUCCESS);
-    ASSERT_EQ(doca_comch_server_task_send_alloc_init(s, p.srv_conn, msg.data(), 10, &b), DOCA_SUCCESS);
-    EXPECT_REFUSED(DOCA_ERROR_NO_MEMORY, doca_comch_server_task_send_alloc_init, s, p.srv_conn, msg.data(), 10, &t);
+    ASSERT_EQ(doca_comch_server_task_send_alloc_init(s, p.srv_conn, msg.data(), 10, &a),
+              DOCA_SUCCESS);
+    ASSERT_EQ(doca_comch_server_task_send_alloc_init(s, p.srv_conn, msg.data(), 10, &b),
+              DOCA_SUCCESS);
+    EXPECT_REFUSED(DOCA_ERROR_NO_MEMORY, doca_comch_server_task_send_alloc_init, s, p.srv_conn,
+                   msg.data(), 10, &t);
     doca_task_free(doca_comch_task_send_as_task(a));
-    ASSERT_EQ(doca_comch_server_task_send_alloc_init(s, p.srv_conn, msg.data(), 10, &a), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comch_server_task_send_alloc_init(s, p.srv_conn, msg.data(), 10, &a),
+              DOCA_SUCCESS);
     doca_task_free(doca_comch_task_send_as_task(a));
     doca_task_free(doca_comch_task_send_as_task(b));
 
-    EXPECT_LOGGED(doca_comch_task_send_as_task, EXPECT_EQ(doca_comch_task_send_as_task(nullptr), nullptr));
-    EXPECT_LOGGED(doca_comch_task_send_as_task, EXPECT_EQ(doca_comch_task_send_as_task(junk<doca_comch_task_send>()), nullptr));
+    EXPECT_LOGGED(doca_comch_task_send_as_task,
+                  EXPECT_EQ(doca_comch_task_send_as_task(nullptr), nullptr));
+    EXPECT_LOGGED(doca_comch_task_send_as_task,
+                  EXPECT_EQ(doca_comch_task_send_as_task(junk<doca_comch_task_send>()), nullptr));
 }
 
 TEST_F(ComchBadInput, SendOnAClosedConnection)
@@ -564,13 +633,15 @@ TEST_F(ComchBadInput, SendOnAClosedConnection)
     ASSERT_EQ(p.srv.state(), DOCA_CTX_STATE_RUNNING);
     const char msg[] = "too late";
     doca_comch_task_send *t = nullptr;
-    EXPECT_REFUSED(DOCA_ERROR_NOT_CONNECTED, doca_comch_server_task_send_alloc_init, p.srv.handle(), old, msg, 8, &t);
+    EXPECT_REFUSED(DOCA_ERROR_NOT_CONNECTED, doca_comch_server_task_send_alloc_init, p.srv.handle(),
+                   old, msg, 8, &t);
     EXPECT_EQ(doca_comch_connection_update_info(old), DOCA_ERROR_CONNECTION_ABORTED);
     // docs/design.md: a closed connection refuses use with NOT_CONNECTED.
     EXPECT_REFUSED(DOCA_ERROR_NOT_CONNECTED, doca_comch_server_disconnect, p.srv.handle(), old);
     // Not RUNNING: allocation is refused before anything else.
     p.stop_server();
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_task_send_alloc_init, p.srv.handle(), old, msg, 8, &t);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_server_task_send_alloc_init, p.srv.handle(),
+                   old, msg, 8, &t);
 }
 
 TEST_F(ComchBadInput, TaskFunctionsOnRealTasks)
@@ -608,7 +679,9 @@ TEST_F(ComchBadInput, TaskFunctionsOnRealTasks)
     // In flight: a second submit is refused; a free is accepted (doca_task_free returns void
     // and NVIDIA's code frees tasks in flight): the message still arrives, the task returns to
     // its pool without a callback.
-    ASSERT_EQ(doca_task_submit_ex(t, DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS), DOCA_SUCCESS);
+    ASSERT_EQ(doca_task_submit_ex(t, DOCA_TASK_SUBMIT_FLAG_FLUSH |
+                                         DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS),
+              DOCA_SUCCESS);
     size_t inflight = 0;
     EXPECT_EQ(doca_pe_get_num_inflight_tasks(p.cli.pe(), &inflight), DOCA_SUCCESS);
     EXPECT_EQ(inflight, 1u);
@@ -638,7 +711,8 @@ TEST_F(ComchBadInput, TaskFunctionsOnRealTasks)
     ASSERT_EQ(doca_comch_client_task_send_alloc_init(c, p.cli_conn, msg, 4, &st), DOCA_SUCCESS);
     ASSERT_EQ(doca_ctx_stop(p.cli.ctx()), DOCA_ERROR_IN_PROGRESS);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_task_submit, doca_comch_task_send_as_task(st));
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_task_send_alloc_init, c, p.cli_conn, msg, 4, &st);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_comch_client_task_send_alloc_init, c, p.cli_conn, msg,
+                   4, &st);
     EXPECT_REFUSED(DOCA_ERROR_IN_USE, doca_comch_client_destroy, c);
     EXPECT_TRUE(p.progress([&] { return p.cli.state() == DOCA_CTX_STATE_IDLE; }));
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_task_submit, doca_comch_task_send_as_task(st));

@@ -38,7 +38,10 @@
 #include "sdk_log_capture.hpp"
 
 // gtest prints DOCA codes by name.
-inline void PrintTo(doca_error e, std::ostream *os) { *os << doca_error_get_name(e) << " (" << int(e) << ")"; }
+inline void PrintTo(doca_error e, std::ostream *os)
+{
+    *os << doca_error_get_name(e) << " (" << int(e) << ")";
+}
 
 namespace {
 
@@ -49,7 +52,6 @@ const int env_reset = [] {
     unsetenv("SOFTCOMCH_LOG_LEVEL");
     return 0;
 }();
-
 
 // ---- devices ----
 
@@ -78,7 +80,8 @@ struct rep_list {
     uint32_t n = 0;
     explicit rep_list(doca_dev *dev)
     {
-        EXPECT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &list, &n), DOCA_SUCCESS);
+        EXPECT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &list, &n),
+                  DOCA_SUCCESS);
     }
     ~rep_list()
     {
@@ -193,7 +196,8 @@ TEST_F(ErrorBadInput, NamesAndDescriptionsOfEveryValue)
         seen.emplace_back(name);
     }
     EXPECT_STREQ(doca_error_get_name(DOCA_ERROR_BAD_STATE), "DOCA_ERROR_BAD_STATE");
-    EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_INVALID_VALUE), "Invalid input"); // docs/logging_and_argp.md 5
+    EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_INVALID_VALUE),
+                 "Invalid input"); // docs/logging_and_argp.md 5
     std::sort(seen.begin(), seen.end());
     EXPECT_EQ(std::unique(seen.begin(), seen.end()), seen.end()) << "two codes share a name";
 }
@@ -203,8 +207,10 @@ TEST_F(ErrorBadInput, ValuesOutsideTheEnum)
     // 31 is the only unknown value a C++ caller may form (the enum's value range is 0..31); the
     // negative and large values a C caller can pass are covered by test_headers_c.c.
     for (int e : {31}) {
-        EXPECT_STREQ(doca_error_get_name(static_cast<doca_error_t>(e)), "unrecognized error code") << e;
-        EXPECT_STREQ(doca_error_get_descr(static_cast<doca_error_t>(e)), "unrecognized error code") << e;
+        EXPECT_STREQ(doca_error_get_name(static_cast<doca_error_t>(e)), "unrecognized error code")
+            << e;
+        EXPECT_STREQ(doca_error_get_descr(static_cast<doca_error_t>(e)), "unrecognized error code")
+            << e;
     }
 }
 
@@ -250,21 +256,28 @@ TEST_F(DevBadInput, RepresentorLists)
     ASSERT_NE(host, nullptr);
     doca_devinfo_rep **list = nullptr;
     uint32_t n = 0;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, nullptr, DOCA_DEVINFO_REP_FILTER_NET, &list, &n);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, junk<doca_dev>(), DOCA_DEVINFO_REP_FILTER_NET, &list, &n);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, dpu, DOCA_DEVINFO_REP_FILTER_NET, nullptr, &n);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, dpu, DOCA_DEVINFO_REP_FILTER_NET, &list, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, nullptr,
+                   DOCA_DEVINFO_REP_FILTER_NET, &list, &n);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, junk<doca_dev>(),
+                   DOCA_DEVINFO_REP_FILTER_NET, &list, &n);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, dpu,
+                   DOCA_DEVINFO_REP_FILTER_NET, nullptr, &n);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, dpu,
+                   DOCA_DEVINFO_REP_FILTER_NET, &list, nullptr);
     // Undefined filter bits.
     for (int filter : {1, 8, 1 << 3 | DOCA_DEVINFO_REP_FILTER_NET, INT_MIN, -1})
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, dpu, filter, &list, &n);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_create_list, dpu, filter, &list,
+                       &n);
     // Representors exist only on the DPU side.
-    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_devinfo_rep_create_list, host, DOCA_DEVINFO_REP_FILTER_ALL, &list, &n);
+    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_devinfo_rep_create_list, host,
+                   DOCA_DEVINFO_REP_FILTER_ALL, &list, &n);
     EXPECT_EQ(list, nullptr);
 
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_destroy_list, nullptr);
     doca_devinfo_rep *not_a_list[4] = {};
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_destroy_list, not_a_list);
-    ASSERT_EQ(doca_devinfo_rep_create_list(dpu, DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED, &list, &n),
+    ASSERT_EQ(doca_devinfo_rep_create_list(
+                  dpu, DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED, &list, &n),
               DOCA_SUCCESS);
     EXPECT_EQ(n, 2u); // pf0hpf, pf0vf0
     ASSERT_EQ(doca_devinfo_rep_destroy_list(list), DOCA_SUCCESS);
@@ -287,7 +300,8 @@ TEST_F(DevBadInput, OpenAndClose)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_close, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_close, junk<doca_dev>());
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_accelerate_resource_reclaim, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_accelerate_resource_reclaim, junk<doca_dev>());
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_accelerate_resource_reclaim,
+                   junk<doca_dev>());
     EXPECT_LOGGED(doca_dev_as_devinfo, EXPECT_EQ(doca_dev_as_devinfo(nullptr), nullptr));
     EXPECT_LOGGED(doca_dev_as_devinfo, EXPECT_EQ(doca_dev_as_devinfo(junk<doca_dev>()), nullptr));
 
@@ -335,7 +349,8 @@ TEST_F(DevBadInput, RepresentorOpenAndClose)
     doca_devinfo_rep *ri = nullptr;
     doca_devinfo_rep **list = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n),
+              DOCA_SUCCESS);
     for (uint32_t i = 0; i < n && !ri; ++i) {
         uint8_t eq = 0;
         ASSERT_EQ(doca_devinfo_rep_is_equal_pci_addr(list[i], "b1:00.0", &eq), DOCA_SUCCESS);
@@ -350,7 +365,8 @@ TEST_F(DevBadInput, RepresentorOpenAndClose)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_rep_close, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_dev_rep_close, junk<doca_dev_rep>());
     EXPECT_LOGGED(doca_dev_rep_as_devinfo, EXPECT_EQ(doca_dev_rep_as_devinfo(nullptr), nullptr));
-    EXPECT_LOGGED(doca_dev_rep_as_devinfo, EXPECT_EQ(doca_dev_rep_as_devinfo(junk<doca_dev_rep>()), nullptr));
+    EXPECT_LOGGED(doca_dev_rep_as_devinfo,
+                  EXPECT_EQ(doca_dev_rep_as_devinfo(junk<doca_dev_rep>()), nullptr));
 
     ASSERT_EQ(doca_dev_rep_open(ri, &rep), DOCA_SUCCESS);
     EXPECT_EQ(doca_dev_rep_as_devinfo(rep), ri);
@@ -385,9 +401,11 @@ TEST_F(DevBadInput, DeviceGetters)
     ASSERT_EQ(doca_devinfo_get_pci_addr_str(host, pci), DOCA_SUCCESS);
     EXPECT_STREQ(pci, "0000:b1:00.0");
 
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_is_equal_pci_addr, nullptr, "b1:00.0", &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_is_equal_pci_addr, nullptr, "b1:00.0",
+                   &u8);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_is_equal_pci_addr, host, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_is_equal_pci_addr, host, "b1:00.0", nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_is_equal_pci_addr, host, "b1:00.0",
+                   nullptr);
 
     // Sized getters: NULL devinfo, NULL buffer, buffer one byte too small, size 0.
     struct sized {
@@ -402,11 +420,12 @@ TEST_F(DevBadInput, DeviceGetters)
     };
     for (const auto &g : getters) {
         SCOPED_TRACE(g.fn);
-        for (auto [info, buf, size] : {std::tuple<const doca_devinfo *, uint8_t *, uint32_t>{nullptr, bytes, g.need},
-                                       {bad, bytes, g.need},
-                                       {host, nullptr, g.need},
-                                       {host, bytes, g.need - 1},
-                                       {host, bytes, 0}}) {
+        for (auto [info, buf, size] :
+             {std::tuple<const doca_devinfo *, uint8_t *, uint32_t>{nullptr, bytes, g.need},
+              {bad, bytes, g.need},
+              {host, nullptr, g.need},
+              {host, bytes, g.need - 1},
+              {host, bytes, 0}}) {
             size_t m = sdk_log::mark();
             EXPECT_EQ(g.get(info, buf, size), DOCA_ERROR_INVALID_VALUE);
             EXPECT_TRUE(sdk_log::named_since(m, g.fn)) << sdk_log::since(m);
@@ -424,11 +443,12 @@ TEST_F(DevBadInput, DeviceGetters)
     };
     for (const auto &g : name_getters) {
         SCOPED_TRACE(g.fn);
-        for (auto [info, buf, size] : {std::tuple<const doca_devinfo *, char *, uint32_t>{nullptr, name, g.need},
-                                       {bad, name, g.need},
-                                       {host, nullptr, g.need},
-                                       {host, name, g.need - 1},
-                                       {host, name, 0}}) {
+        for (auto [info, buf, size] :
+             {std::tuple<const doca_devinfo *, char *, uint32_t>{nullptr, name, g.need},
+              {bad, name, g.need},
+              {host, nullptr, g.need},
+              {host, name, g.need - 1},
+              {host, name, 0}}) {
             size_t m = sdk_log::mark();
             EXPECT_EQ(g.get(info, buf, size), DOCA_ERROR_INVALID_VALUE);
             EXPECT_TRUE(sdk_log::named_since(m, g.fn)) << sdk_log::since(m);
@@ -443,18 +463,30 @@ TEST_F(DevBadInput, DeviceGetters)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_get_active_rate, host, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_get_vhca_id, nullptr, &u16);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_get_vhca_id, host, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_hotplug_manager_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_hotplug_manager_supported, host, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_notification_moderation_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_notification_moderation_supported, host, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_all_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_all_supported, dpu, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_net_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_net_supported, dpu, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_emulated_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_emulated_supported, dpu, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_accelerate_resource_reclaim_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_accelerate_resource_reclaim_supported, host, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_hotplug_manager_supported, nullptr,
+                   &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_hotplug_manager_supported, host,
+                   nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_notification_moderation_supported,
+                   nullptr, &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_cap_is_notification_moderation_supported,
+                   host, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_all_supported, nullptr,
+                   &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_all_supported, dpu,
+                   nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_net_supported, nullptr,
+                   &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_net_supported, dpu,
+                   nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_emulated_supported,
+                   nullptr, &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_cap_is_filter_emulated_supported, dpu,
+                   nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE,
+                   doca_devinfo_cap_is_accelerate_resource_reclaim_supported, nullptr, &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE,
+                   doca_devinfo_cap_is_accelerate_resource_reclaim_supported, host, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_get_pci_func_type, nullptr, &ft);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_get_pci_func_type, host, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_get_sf_index, nullptr, &u32);
@@ -482,8 +514,9 @@ TEST_F(DevBadInput, MalformedPciAddresses)
     doca_devinfo_rep *rep = reps.find("b1:00.0");
     ASSERT_NE(rep, nullptr);
     // docs/topology.md 4.4: exactly BB:DD.F or DDDD:BB:DD.F, device <= 1f, function 0-7.
-    for (const char *bad : {"", "b1", "b1:00", "b1:00.", "b1:00.8", "b1:20.0", "b1:00.0x", " b1:00.0", "b1:00.0 ",
-                            "g1:00.0", "00000:b1:00.0", "0000:b1:00", "0000-b1:00.0", "b1.00.0", "0000:b1:00.0.0"}) {
+    for (const char *bad :
+         {"", "b1", "b1:00", "b1:00.", "b1:00.8", "b1:20.0", "b1:00.0x", " b1:00.0", "b1:00.0 ",
+          "g1:00.0", "00000:b1:00.0", "0000:b1:00", "0000-b1:00.0", "b1.00.0", "0000:b1:00.0.0"}) {
         SCOPED_TRACE(std::string("\"") + bad + "\"");
         uint8_t eq = 7;
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_is_equal_pci_addr, host, bad, &eq);
@@ -519,10 +552,13 @@ TEST_F(DevBadInput, RepresentorGetters)
         uint8_t u8 = 0;
         uint16_t u16 = 0;
 
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, nullptr, vuid, sizeof vuid);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, nullptr, vuid,
+                       sizeof vuid);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, bad, vuid, sizeof vuid);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, rep, nullptr, sizeof vuid);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, rep, vuid, DOCA_DEVINFO_REP_VUID_SIZE - 1);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, rep, nullptr,
+                       sizeof vuid);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, rep, vuid,
+                       DOCA_DEVINFO_REP_VUID_SIZE - 1);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vuid, rep, vuid, 0);
         EXPECT_EQ(doca_devinfo_rep_get_vuid(rep, vuid, sizeof vuid), DOCA_SUCCESS);
 
@@ -536,16 +572,22 @@ TEST_F(DevBadInput, RepresentorGetters)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_pci_func_type, rep, nullptr);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_is_hotplug, nullptr, &u8);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_is_hotplug, rep, nullptr);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_iface_name, nullptr, iface, sizeof iface);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_iface_name, rep, nullptr, sizeof iface);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_iface_name, rep, iface, DOCA_DEVINFO_IFACE_NAME_SIZE - 1);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_iface_name, nullptr, iface,
+                       sizeof iface);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_iface_name, rep, nullptr,
+                       sizeof iface);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_iface_name, rep, iface,
+                       DOCA_DEVINFO_IFACE_NAME_SIZE - 1);
         EXPECT_EQ(doca_devinfo_rep_get_iface_name(rep, iface, sizeof iface), DOCA_SUCCESS);
         EXPECT_STREQ(iface, "pf0hpf");
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vhca_id, nullptr, &u16);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_get_vhca_id, rep, nullptr);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_is_equal_pci_addr, nullptr, "b1:00.0", &u8);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_is_equal_pci_addr, rep, nullptr, &u8);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_is_equal_pci_addr, rep, "b1:00.0", nullptr);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_is_equal_pci_addr, nullptr,
+                       "b1:00.0", &u8);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_is_equal_pci_addr, rep, nullptr,
+                       &u8);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_devinfo_rep_is_equal_pci_addr, rep, "b1:00.0",
+                       nullptr);
     }
     EXPECT_EQ(doca_dev_close(dpu), DOCA_SUCCESS);
 }
@@ -574,11 +616,13 @@ TEST_F(CtxBadInput, NullAndForeignContexts)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_ctx_set_completion_vector, c, 0);
     }
     uint32_t vectors = 0;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_ctx_cap_get_num_completion_vectors, nullptr, &vectors);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_ctx_cap_get_num_completion_vectors, nullptr,
+                   &vectors);
     dev_list l;
     doca_devinfo *info = l.find("03:00.0");
     ASSERT_NE(info, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_ctx_cap_get_num_completion_vectors, info, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_ctx_cap_get_num_completion_vectors, info,
+                   nullptr);
     EXPECT_EQ(doca_ctx_cap_get_num_completion_vectors(info, &vectors), DOCA_SUCCESS);
     EXPECT_EQ(vectors, 1u);
 }
@@ -622,7 +666,8 @@ TEST_F(CtxBadInput, WrongStates)
         enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
         EXPECT_EQ(doca_ctx_get_state(s.ctx, &st), DOCA_SUCCESS);
         EXPECT_EQ(st, DOCA_CTX_STATE_IDLE);
-        EXPECT_EQ(doca_pe_connect_ctx(s.pe, s.ctx), DOCA_SUCCESS); // so that the destructor can clean up
+        EXPECT_EQ(doca_pe_connect_ctx(s.pe, s.ctx),
+                  DOCA_SUCCESS); // so that the destructor can clean up
     }
     server_ctx s("ctx-states");
     // Stop while IDLE: nothing to do, a success (NVIDIA's DMA samples stop twice).
@@ -668,7 +713,8 @@ TEST_F(PeBadInput, EngineFunctions)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_clear_notification, p, 0);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_request_notification, p);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_get_num_inflight_tasks, p, &n);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_set_event_mode, p, DOCA_PE_EVENT_MODE_PROGRESS_ALL);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_pe_set_event_mode, p,
+                       DOCA_PE_EVENT_MODE_PROGRESS_ALL);
     }
     EXPECT_EQ(doca_pe_progress(nullptr), 0) << "doca_pe.h: 0 for NULL";
 
@@ -684,7 +730,8 @@ TEST_F(PeBadInput, EngineFunctions)
     EXPECT_NE(mine, theirs);
     // The handle argument is not checked: NVIDIA's pe_event sample passes 0. Whatever it is,
     // the call clears this engine's notification, with no log line.
-    for (doca_notification_handle_t h2 : {doca_notification_handle_t(0), theirs, doca_event_invalid_handle}) {
+    for (doca_notification_handle_t h2 :
+         {doca_notification_handle_t(0), theirs, doca_event_invalid_handle}) {
         EXPECT_EQ(doca_pe_request_notification(pe), DOCA_SUCCESS);
         size_t mark = sdk_log::mark();
         EXPECT_EQ(doca_pe_clear_notification(pe, h2), DOCA_SUCCESS);
@@ -728,7 +775,8 @@ TEST_F(PeBadInput, TaskFunctionsWithNullTasks)
     doca_task *bad = junk<doca_task>();
     for (doca_task *t : {static_cast<doca_task *>(nullptr), bad}) {
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_submit, t);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_submit_ex, t, DOCA_TASK_SUBMIT_FLAG_FLUSH);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_submit_ex, t,
+                       DOCA_TASK_SUBMIT_FLAG_FLUSH);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_try_submit, t);
         EXPECT_LOGGED(doca_task_free, doca_task_free(t));
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_get_status, t);
@@ -751,10 +799,13 @@ TEST_F(PeBadInput, TaskBatchesAreNotSupported)
         union doca_data ud {};
         ud.u64 = 1;
         EXPECT_LOGGED(doca_task_batch_set_user_data, doca_task_batch_set_user_data(batch, ud));
-        EXPECT_LOGGED(doca_task_batch_get_user_data, EXPECT_EQ(doca_task_batch_get_user_data(batch).u64, 0u));
+        EXPECT_LOGGED(doca_task_batch_get_user_data,
+                      EXPECT_EQ(doca_task_batch_get_user_data(batch).u64, 0u));
         EXPECT_LOGGED(doca_task_batch_get_ctx, EXPECT_EQ(doca_task_batch_get_ctx(batch), nullptr));
-        EXPECT_LOGGED(doca_task_batch_get_ctx_user_data, EXPECT_EQ(doca_task_batch_get_ctx_user_data(batch).u64, 0u));
-        EXPECT_LOGGED(doca_task_batch_get_tasks_num, EXPECT_EQ(doca_task_batch_get_tasks_num(batch), 0));
+        EXPECT_LOGGED(doca_task_batch_get_ctx_user_data,
+                      EXPECT_EQ(doca_task_batch_get_ctx_user_data(batch).u64, 0u));
+        EXPECT_LOGGED(doca_task_batch_get_tasks_num,
+                      EXPECT_EQ(doca_task_batch_get_tasks_num(batch), 0));
     }
 }
 
@@ -808,17 +859,22 @@ TEST_F(MmapBadInput, NullAndForeignMaps)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_export_rdma, m, f.dev, &desc, &len);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_dev_get_dpa_handle, m, f.dev, &dpa);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, m, memory, sizeof memory);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_dmabuf_memrange, m, 0, memory, 0, sizeof memory);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_dpa_memrange, m, junk<doca_dpa>(), 0, 16);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_dmabuf_memrange, m, 0, memory, 0,
+                       sizeof memory);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_dpa_memrange, m, junk<doca_dpa>(), 0,
+                       16);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_memrange, m, &addr, &len);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_free_cb, m, [](void *, size_t, void *) {}, nullptr);
+        EXPECT_REFUSED(
+            DOCA_ERROR_INVALID_VALUE, doca_mmap_set_free_cb, m, [](void *, size_t, void *) {},
+            nullptr);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_user_data, m, &ud);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_max_num_devices, m, &u32);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_num_bufs, m, &u32);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_exported, m, &u8);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_from_export, m, &u8);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_max_num_devices, m, 4);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_permissions, m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_permissions, m,
+                       DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_user_data, m, ud);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_enable_thread_safety, m);
     }
@@ -843,51 +899,67 @@ TEST_F(MmapBadInput, NullAndForeignMaps)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_exported, f.mmap, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_get_from_export, f.mmap, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_export_pci_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_export_pci_supported, doca_dev_as_devinfo(f.dev), nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_create_from_export_pci_supported, nullptr, &u8);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_create_from_export_pci_supported, doca_dev_as_devinfo(f.dev), nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_export_pci_supported,
+                   doca_dev_as_devinfo(f.dev), nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_create_from_export_pci_supported,
+                   nullptr, &u8);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_create_from_export_pci_supported,
+                   doca_dev_as_devinfo(f.dev), nullptr);
     EXPECT_EQ(doca_mmap_cap_is_export_pci_supported(doca_dev_as_devinfo(f.dev), &u8), DOCA_SUCCESS);
     EXPECT_EQ(u8, 0) << "not emulated yet (doca_mmap.h)";
 
     // create_from_export: NULL descriptor, zero length, NULL or wrong-kind device, NULL output.
     doca_mmap *imported = nullptr;
     char blob[16] = {};
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, nullptr, sizeof blob, f.dev, &imported);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob, 0, f.dev, &imported);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob, sizeof blob, nullptr, &imported);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob, sizeof blob, junk<doca_dev>(), &imported);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob, sizeof blob, f.dev, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_create_from_export, nullptr, blob, sizeof blob, f.dev, &imported);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, nullptr,
+                   sizeof blob, f.dev, &imported);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob, 0, f.dev,
+                   &imported);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob,
+                   sizeof blob, nullptr, &imported);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob,
+                   sizeof blob, junk<doca_dev>(), &imported);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob,
+                   sizeof blob, f.dev, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_create_from_export, nullptr, blob,
+                   sizeof blob, f.dev, &imported);
     EXPECT_EQ(imported, nullptr);
 }
 
 TEST_F(MmapBadInput, MemrangeAndPermissions)
 {
     mmap_fixture f;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, f.mmap, nullptr, sizeof memory);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, f.mmap, nullptr,
+                   sizeof memory);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, f.mmap, memory, 0);
     // A range that wraps around the address space.
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, f.mmap, reinterpret_cast<void *>(UINTPTR_MAX - 15), 64);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, f.mmap,
+                   reinterpret_cast<void *>(UINTPTR_MAX - 15), 64);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_memrange, f.mmap, memory, SIZE_MAX);
     void *addr = nullptr;
     size_t len = 0;
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_get_memrange, f.mmap, &addr, &len); // never set
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_start, f.mmap);                     // no range yet
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_start, f.mmap); // no range yet
     ASSERT_EQ(doca_mmap_set_memrange(f.mmap, memory, sizeof memory), DOCA_SUCCESS);
-    EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_set_memrange, f.mmap, memory, 128); // once per map
+    EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_set_memrange, f.mmap, memory,
+                   128); // once per map
     ASSERT_EQ(doca_mmap_get_memrange(f.mmap, &addr, &len), DOCA_SUCCESS);
     EXPECT_EQ(addr, memory);
     EXPECT_EQ(len, sizeof memory);
 
     // Undefined bits and the exclusive PCI pair.
-    for (uint32_t mask : {1u << 7, 1u << 8, 1u << 31, 0xffffffffu,
-                          uint32_t(DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)})
+    for (uint32_t mask :
+         {1u << 7, 1u << 8, 1u << 31, 0xffffffffu,
+          uint32_t(DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)})
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_permissions, f.mmap, mask);
-    EXPECT_EQ(doca_mmap_set_permissions(f.mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE),
+    EXPECT_EQ(doca_mmap_set_permissions(f.mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE |
+                                                    DOCA_ACCESS_FLAG_PCI_READ_WRITE),
               DOCA_SUCCESS);
     // Not emulated (doca_mmap.h): dma-buf and DPA ranges.
-    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_set_dmabuf_memrange, f.mmap, 3, memory, 0, 128);
-    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_set_dpa_memrange, f.mmap, junk<doca_dpa>(), 0, 128);
+    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_set_dmabuf_memrange, f.mmap, 3, memory, 0,
+                   128);
+    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_set_dpa_memrange, f.mmap, junk<doca_dpa>(),
+                   0, 128);
 }
 
 TEST_F(MmapBadInput, DevicesAndLimits)
@@ -901,7 +973,8 @@ TEST_F(MmapBadInput, DevicesAndLimits)
     ASSERT_EQ(doca_mmap_get_max_num_devices(f.mmap, &max), DOCA_SUCCESS);
     EXPECT_EQ(max, 16u); // doca_mmap.h: 16 unless set
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_max_num_devices, f.mmap, 0);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_max_num_devices, f.mmap, 1); // below the 2 registered
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_set_max_num_devices, f.mmap,
+                   1); // below the 2 registered
     ASSERT_EQ(doca_mmap_set_max_num_devices(f.mmap, 2), DOCA_SUCCESS);
     doca_dev *host = sc_test::open_dev("b1:00.0");
     ASSERT_NE(host, nullptr);
@@ -917,17 +990,21 @@ TEST_F(MmapBadInput, StartedMapRefusesConfiguration)
     ASSERT_EQ(doca_mmap_add_dev(f.mmap, f.dev), DOCA_SUCCESS);
     const void *desc = nullptr;
     size_t len = 0;
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_export_pci, f.mmap, f.dev, &desc, &len); // not started
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_stop, f.mmap);                           // not started
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_export_pci, f.mmap, f.dev, &desc,
+                   &len);                                         // not started
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_stop, f.mmap); // not started
     ASSERT_EQ(doca_mmap_start(f.mmap), DOCA_SUCCESS);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_start, f.mmap);
     union doca_data ud {};
     EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_add_dev, f.mmap, f.dev2);
     EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_rm_dev, f.mmap, f.dev);
     EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_set_max_num_devices, f.mmap, 8);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_set_permissions, f.mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_set_permissions, f.mmap,
+                   DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_set_user_data, f.mmap, ud);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_set_free_cb, f.mmap, [](void *, size_t, void *) {}, nullptr);
+    EXPECT_REFUSED(
+        DOCA_ERROR_BAD_STATE, doca_mmap_set_free_cb, f.mmap, [](void *, size_t, void *) {},
+        nullptr);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_mmap_enable_thread_safety, f.mmap);
     // Export: no PCI permission (default LOCAL_READ_WRITE); then a device that is not registered.
     EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_export_pci, f.mmap, f.dev, &desc, &len);
@@ -984,7 +1061,8 @@ struct buf_fixture {
     doca_buf *get(size_t offset, size_t len)
     {
         doca_buf *b = nullptr;
-        EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, mmap, memory + offset, len, &b), DOCA_SUCCESS);
+        EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, mmap, memory + offset, len, &b),
+                  DOCA_SUCCESS);
         return b;
     }
     ~buf_fixture()
@@ -1000,7 +1078,8 @@ TEST_F(InventoryBadInput, CreateAndLifecycle)
     doca_buf_inventory *inv = nullptr;
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_create, 0, &inv);
     if constexpr (sizeof(size_t) > sizeof(uint32_t))
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_create, size_t(UINT32_MAX) + 1, &inv);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_create, size_t(UINT32_MAX) + 1,
+                       &inv);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_create, 4, nullptr);
     EXPECT_EQ(inv, nullptr);
     doca_buf_inventory *bad = junk<doca_buf_inventory>();
@@ -1019,7 +1098,8 @@ TEST_F(InventoryBadInput, CreateAndLifecycle)
 
     ASSERT_EQ(doca_buf_inventory_create(4, &inv), DOCA_SUCCESS);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_get_num_elements, inv, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_get_num_free_elements, inv, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_get_num_free_elements, inv,
+                   nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_get_user_data, inv, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_buf_inventory_stop, inv);      // not started
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_buf_inventory_expand, inv, 4); // not started
@@ -1029,12 +1109,14 @@ TEST_F(InventoryBadInput, CreateAndLifecycle)
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_buf_inventory_start, inv);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_buf_inventory_set_user_data, inv, ud);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_expand, inv, 0);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_expand, inv, UINT32_MAX); // total above UINT32_MAX
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_expand, inv,
+                   UINT32_MAX); // total above UINT32_MAX
     ASSERT_EQ(doca_buf_inventory_expand(inv, 2), DOCA_SUCCESS);
     EXPECT_EQ(doca_buf_inventory_get_num_elements(inv, &n), DOCA_SUCCESS);
     EXPECT_EQ(n, 6u);
     ASSERT_EQ(doca_buf_inventory_stop(inv), DOCA_SUCCESS);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_buf_inventory_set_user_data, inv, ud); // "once started"
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_buf_inventory_set_user_data, inv,
+                   ud); // "once started"
     ud.u64 = 0;
     EXPECT_EQ(doca_buf_inventory_get_user_data(inv, &ud), DOCA_SUCCESS);
     EXPECT_EQ(ud.u64, 9u);
@@ -1046,34 +1128,48 @@ TEST_F(InventoryBadInput, GetByArgs)
     buf_fixture f(2);
     doca_buf *b = nullptr;
     char *m = memory;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, nullptr, f.mmap, m, 64, m, 0, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, junk<doca_buf_inventory>(), f.mmap, m, 64, m, 0, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, nullptr, m, 64, m, 0, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, junk<doca_mmap>(), m, 64, m, 0, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m, 64, m, 0, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, nullptr, 64, nullptr, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, nullptr, f.mmap, m,
+                   64, m, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args,
+                   junk<doca_buf_inventory>(), f.mmap, m, 64, m, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, nullptr, m,
+                   64, m, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv,
+                   junk<doca_mmap>(), m, 64, m, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m,
+                   64, m, 0, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap,
+                   nullptr, 64, nullptr, 0, &b);
     // The buffer outside the map's range, the data window outside the buffer.
     const size_t size = sizeof memory;
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m + size - 32, 64, m + size - 32, 0, &b);
-    char *before = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(m) - 64); // never dereferenced
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, before, 64, before, 0, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m, SIZE_MAX, m, 0, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m, 64, m + 32, 64, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m + 64, 64, m, 8, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m, 64, m + 65, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap,
+                   m + size - 32, 64, m + size - 32, 0, &b);
+    char *before =
+        reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(m) - 64); // never dereferenced
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap,
+                   before, 64, before, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m,
+                   SIZE_MAX, m, 0, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m,
+                   64, m + 32, 64, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap,
+                   m + 64, 64, m, 8, &b);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, f.inv, f.mmap, m,
+                   64, m + 65, 0, &b);
     EXPECT_EQ(b, nullptr);
     // The static inline shorthands forward the same checks.
-    EXPECT_REFUSED_VIA(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, doca_buf_inventory_buf_get_by_addr,
-                       f.inv, f.mmap, m + size, 64, &b);
-    EXPECT_REFUSED_VIA(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args, doca_buf_inventory_buf_get_by_data,
-                       f.inv, nullptr, m, 64, &b);
+    EXPECT_REFUSED_VIA(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args,
+                       doca_buf_inventory_buf_get_by_addr, f.inv, f.mmap, m + size, 64, &b);
+    EXPECT_REFUSED_VIA(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_get_by_args,
+                       doca_buf_inventory_buf_get_by_data, f.inv, nullptr, m, 64, &b);
 
     // The pool runs dry.
     doca_buf *b1 = nullptr, *b2 = nullptr;
     ASSERT_EQ(doca_buf_inventory_buf_get_by_data(f.inv, f.mmap, m, 64, &b1), DOCA_SUCCESS);
-    ASSERT_EQ(doca_buf_inventory_buf_get_by_args(f.inv, f.mmap, m + 64, 64, m + 80, 16, &b2), DOCA_SUCCESS);
-    EXPECT_REFUSED_VIA(DOCA_ERROR_NO_MEMORY, doca_buf_inventory_buf_get_by_args, doca_buf_inventory_buf_get_by_addr,
-                       f.inv, f.mmap, m, 64, &b);
+    ASSERT_EQ(doca_buf_inventory_buf_get_by_args(f.inv, f.mmap, m + 64, 64, m + 80, 16, &b2),
+              DOCA_SUCCESS);
+    EXPECT_REFUSED_VIA(DOCA_ERROR_NO_MEMORY, doca_buf_inventory_buf_get_by_args,
+                       doca_buf_inventory_buf_get_by_addr, f.inv, f.mmap, m, 64, &b);
     uint32_t free_n = 9;
     EXPECT_EQ(doca_buf_inventory_get_num_free_elements(f.inv, &free_n), DOCA_SUCCESS);
     EXPECT_EQ(free_n, 0u);
@@ -1088,14 +1184,14 @@ TEST_F(InventoryBadInput, GetFromUnstartedInventoryOrMap)
 {
     buf_fixture f(2, false);
     doca_buf *b = nullptr;
-    EXPECT_REFUSED_VIA(DOCA_ERROR_BAD_STATE, doca_buf_inventory_buf_get_by_args, doca_buf_inventory_buf_get_by_addr,
-                       f.inv, f.mmap, memory, 64, &b);
+    EXPECT_REFUSED_VIA(DOCA_ERROR_BAD_STATE, doca_buf_inventory_buf_get_by_args,
+                       doca_buf_inventory_buf_get_by_addr, f.inv, f.mmap, memory, 64, &b);
     ASSERT_EQ(doca_buf_inventory_start(f.inv), DOCA_SUCCESS);
     doca_mmap *idle = nullptr;
     ASSERT_EQ(doca_mmap_create(&idle), DOCA_SUCCESS);
     ASSERT_EQ(doca_mmap_set_memrange(idle, memory, sizeof memory), DOCA_SUCCESS);
-    EXPECT_REFUSED_VIA(DOCA_ERROR_BAD_STATE, doca_buf_inventory_buf_get_by_args, doca_buf_inventory_buf_get_by_addr,
-                       f.inv, idle, memory, 64, &b);
+    EXPECT_REFUSED_VIA(DOCA_ERROR_BAD_STATE, doca_buf_inventory_buf_get_by_args,
+                       doca_buf_inventory_buf_get_by_addr, f.inv, idle, memory, 64, &b);
     EXPECT_EQ(doca_mmap_destroy(idle), DOCA_SUCCESS);
 }
 
@@ -1108,9 +1204,11 @@ TEST_F(InventoryBadInput, Dup)
     doca_buf *copy = nullptr;
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_dup, nullptr, head, &copy);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_dup, f.inv, nullptr, &copy);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_dup, f.inv, junk<doca_buf>(), &copy);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_dup, f.inv, junk<doca_buf>(),
+                   &copy);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_inventory_buf_dup, f.inv, head, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_buf_inventory_buf_dup, f.inv, second, &copy); // not a head
+    EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_buf_inventory_buf_dup, f.inv, second,
+                   &copy); // not a head
     // One free descriptor, two needed.
     EXPECT_REFUSED(DOCA_ERROR_NO_MEMORY, doca_buf_inventory_buf_dup, f.inv, head, &copy);
     // An unstarted inventory.
@@ -1197,8 +1295,10 @@ TEST_F(BufBadInput, DataWindow)
 {
     buf_fixture f;
     doca_buf *b = f.get(128, 64);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, memory + 128 + 60, 8); // ends past the buffer
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, memory + 64, 8);       // starts before it
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, memory + 128 + 60,
+                   8); // ends past the buffer
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, memory + 64,
+                   8); // starts before it
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, memory + 128, 65);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, memory + 128, SIZE_MAX);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_buf_set_data, b, nullptr, 0);
@@ -1281,13 +1381,17 @@ TEST_F(BufBadInput, Lists)
 namespace {
 char app_buffer[4096];
 std::vector<std::string> app_lines;
-void on_app_line(char *line) { app_lines.emplace_back(line); }
+void on_app_line(char *line)
+{
+    app_lines.emplace_back(line);
+}
 
 doca_log_backend *app_backend()
 {
     static doca_log_backend *b = [] {
         doca_log_backend *be = nullptr;
-        EXPECT_EQ(doca_log_backend_create_with_buf(app_buffer, sizeof app_buffer, on_app_line, &be), DOCA_SUCCESS);
+        EXPECT_EQ(doca_log_backend_create_with_buf(app_buffer, sizeof app_buffer, on_app_line, &be),
+                  DOCA_SUCCESS);
         return be;
     }();
     return b;
@@ -1298,11 +1402,13 @@ TEST_F(LogBadInput, BackendCreation)
 {
     doca_log_backend *b = nullptr;
     char buf[64];
-    log_flush_callback h = [](char *) {};
+    log_flush_callback h = [](char *) {
+    };
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_file, nullptr, &b);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_file, stdout, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_file_sdk, nullptr, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_file_sdk, stderr, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_file_sdk, stderr,
+                   nullptr);
     // Descriptors that are not open.
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
@@ -1312,8 +1418,10 @@ TEST_F(LogBadInput, BackendCreation)
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_fd, fd, &b);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_fd_sdk, fd, &b);
     }
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_fd, STDERR_FILENO, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_fd_sdk, STDERR_FILENO, nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_fd, STDERR_FILENO,
+                   nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_fd_sdk, STDERR_FILENO,
+                   nullptr);
     for (auto create : {doca_log_backend_create_with_buf, doca_log_backend_create_with_buf_sdk}) {
         size_t m = sdk_log::mark();
         EXPECT_EQ(create(nullptr, sizeof buf, h, &b), DOCA_ERROR_INVALID_VALUE);
@@ -1325,9 +1433,11 @@ TEST_F(LogBadInput, BackendCreation)
             << sdk_log::since(m);
     }
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_syslog, nullptr, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_syslog, "softcomch-test", nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_syslog, "softcomch-test",
+                   nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_syslog_sdk, nullptr, &b);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_syslog_sdk, "softcomch-test", nullptr);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_create_with_syslog_sdk,
+                   "softcomch-test", nullptr);
     EXPECT_EQ(b, nullptr) << "outputs are written only on success";
     // doca_log_backend_create_standard takes no input; a second call has no further effect.
     EXPECT_EQ(doca_log_backend_create_standard(), DOCA_SUCCESS);
@@ -1340,20 +1450,26 @@ TEST_F(LogBadInput, Limits)
     ASSERT_NE(app, nullptr);
     doca_log_backend *bad = junk<doca_log_backend>();
     for (doca_log_backend *b : {static_cast<doca_log_backend *>(nullptr), bad}) {
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_lower_limit, b, DOCA_LOG_LEVEL_INFO);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_upper_limit, b, DOCA_LOG_LEVEL_CRIT);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_lower_limit, b,
+                       DOCA_LOG_LEVEL_INFO);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_upper_limit, b,
+                       DOCA_LOG_LEVEL_CRIT);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_lower_limit_strict, b);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_upper_limit_strict, b);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_sdk_level, b, DOCA_LOG_LEVEL_INFO);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_sdk_level, b,
+                       DOCA_LOG_LEVEL_INFO);
     }
     const uint32_t lower = doca_log_level_get_global_lower_limit();
     const uint32_t upper = doca_log_level_get_global_upper_limit();
     const uint32_t sdk = doca_log_level_get_global_sdk_limit();
     for (uint32_t level : {0u, 9u, 71u, 100u, UINT32_MAX}) {
         SCOPED_TRACE(level);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_lower_limit, app, level);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_upper_limit, app, level);
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_sdk_level, sdk_log::backend(), level);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_lower_limit, app,
+                       level);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_level_upper_limit, app,
+                       level);
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_sdk_level, sdk_log::backend(),
+                       level);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_level_set_global_lower_limit, level);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_level_set_global_upper_limit, level);
         EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_level_set_global_sdk_limit, level);
@@ -1362,7 +1478,8 @@ TEST_F(LogBadInput, Limits)
     EXPECT_EQ(doca_log_level_get_global_upper_limit(), upper);
     EXPECT_EQ(doca_log_level_get_global_sdk_limit(), sdk);
     // The SDK level of an application backend (docs/logging_and_argp.md 2).
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_sdk_level, app, DOCA_LOG_LEVEL_INFO);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log_backend_set_sdk_level, app,
+                   DOCA_LOG_LEVEL_INFO);
     // Still capturing at DEBUG after the refusals above.
     size_t m = sdk_log::mark();
     EXPECT_EQ(doca_pe_create(nullptr), DOCA_ERROR_INVALID_VALUE);
@@ -1385,12 +1502,17 @@ TEST_F(LogBadInput, SourcesAndLines)
     // takes the line: docs/logging_and_argp.md 3).
     const char *volatile null_format = nullptr;
     for (uint32_t level : {0u, uint32_t(DOCA_LOG_LEVEL_DISABLE), 71u, UINT32_MAX})
-        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log, level, source, __FILE__, __LINE__, __func__, "%s", "x");
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log, DOCA_LOG_LEVEL_ERROR, source, __FILE__, __LINE__, __func__, null_format);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log, DOCA_LOG_LEVEL_ERROR, 1 << 24, __FILE__, __LINE__, __func__, "%s", "x");
+        EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log, level, source, __FILE__, __LINE__,
+                       __func__, "%s", "x");
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log, DOCA_LOG_LEVEL_ERROR, source, __FILE__,
+                   __LINE__, __func__, null_format);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_log, DOCA_LOG_LEVEL_ERROR, 1 << 24, __FILE__,
+                   __LINE__, __func__, "%s", "x");
     // The valid form reaches the application backend.
     app_lines.clear();
-    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_ERROR, source, __FILE__, __LINE__, __func__, "bad input %d", 7), DOCA_SUCCESS);
+    EXPECT_EQ(
+        doca_log(DOCA_LOG_LEVEL_ERROR, source, __FILE__, __LINE__, __func__, "bad input %d", 7),
+        DOCA_SUCCESS);
     ASSERT_EQ(app_lines.size(), 1u);
     EXPECT_NE(app_lines[0].find("bad input 7"), std::string::npos) << app_lines[0];
     EXPECT_EQ(doca_log_unregister_source(source), DOCA_SUCCESS);
@@ -1402,10 +1524,22 @@ TEST_F(LogBadInput, SourcesAndLines)
 // =============================================================================================
 
 namespace {
-doca_error_t flag_cb(void *, void *) { return DOCA_SUCCESS; }
-doca_error_t cmd_cb(void *) { return DOCA_SUCCESS; }
-doca_error_t validation_cb(void *) { return DOCA_SUCCESS; }
-doca_error_t logger_cb(enum doca_log_level, const char *, va_list) { return DOCA_SUCCESS; }
+doca_error_t flag_cb(void *, void *)
+{
+    return DOCA_SUCCESS;
+}
+doca_error_t cmd_cb(void *)
+{
+    return DOCA_SUCCESS;
+}
+doca_error_t validation_cb(void *)
+{
+    return DOCA_SUCCESS;
+}
+doca_error_t logger_cb(enum doca_log_level, const char *, va_list)
+{
+    return DOCA_SUCCESS;
+}
 
 class ArgpBadInput : public BadInput {
 protected:
@@ -1553,7 +1687,8 @@ TEST_F(ArgpBadInput, Commands)
     doca_argp_cmd_set_name(send, "send");
     doca_argp_cmd_set_description(send, "send something");
     doca_argp_cmd_set_callback(send, cmd_cb);
-    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_argp_cmd_register_param, nullptr, param("p", "peer"));
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_argp_cmd_register_param, nullptr,
+                   param("p", "peer"));
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_argp_cmd_register_param, send, nullptr);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_argp_cmd_register_cmd, nullptr, send);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_argp_cmd_register_cmd, send, nullptr);
@@ -1562,7 +1697,8 @@ TEST_F(ArgpBadInput, Commands)
     doca_argp_cmd_set_name(sub, "fast");
     doca_argp_cmd_set_description(sub, "fast mode");
     ASSERT_EQ(doca_argp_cmd_register_cmd(send, sub), DOCA_SUCCESS);
-    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_argp_cmd_register_cmd, send, sub); // already registered
+    EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_argp_cmd_register_cmd, send,
+                   sub); // already registered
     ASSERT_EQ(doca_argp_register_cmd(send), DOCA_SUCCESS);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_argp_register_cmd, send);
     EXPECT_REFUSED(DOCA_ERROR_BAD_STATE, doca_argp_cmd_destroy, send);
@@ -1610,13 +1746,18 @@ TEST_F(ArgpBadInput, StartRefusesBadCommandLines)
         return rc;
     };
     EXPECT_EQ(parse({"--must", "x", "--unknown"}, "--unknown"), DOCA_ERROR_NOT_SUPPORTED);
-    EXPECT_EQ(parse({"--must", "x", "extra"}, "extra"), DOCA_ERROR_NOT_SUPPORTED);                 // unknown command
-    EXPECT_EQ(parse({"--must"}, "--must"), DOCA_ERROR_INVALID_VALUE);                               // missing value
-    EXPECT_EQ(parse({"--single", "a"}, "--must"), DOCA_ERROR_INVALID_VALUE);                        // mandatory missing
-    EXPECT_EQ(parse({"--must", "x", "-s", "a", "-s", "b"}, "--single"), DOCA_ERROR_INVALID_VALUE);  // single-use twice
-    EXPECT_EQ(parse({"--must", "x", "--count", "abc"}, "abc"), DOCA_ERROR_INVALID_VALUE);           // not an int
-    EXPECT_EQ(parse({"--must", "x", "-l", "71"}, "71"), DOCA_ERROR_INVALID_VALUE);                  // level out of range
-    EXPECT_EQ(parse({"--must", "x", "-j", "/nonexistent/softcomch.json"}, "/nonexistent/softcomch.json"),
-              DOCA_ERROR_IO_FAILED);
+    EXPECT_EQ(parse({"--must", "x", "extra"}, "extra"),
+              DOCA_ERROR_NOT_SUPPORTED);                                     // unknown command
+    EXPECT_EQ(parse({"--must"}, "--must"), DOCA_ERROR_INVALID_VALUE);        // missing value
+    EXPECT_EQ(parse({"--single", "a"}, "--must"), DOCA_ERROR_INVALID_VALUE); // mandatory missing
+    EXPECT_EQ(parse({"--must", "x", "-s", "a", "-s", "b"}, "--single"),
+              DOCA_ERROR_INVALID_VALUE); // single-use twice
+    EXPECT_EQ(parse({"--must", "x", "--count", "abc"}, "abc"),
+              DOCA_ERROR_INVALID_VALUE); // not an int
+    EXPECT_EQ(parse({"--must", "x", "-l", "71"}, "71"),
+              DOCA_ERROR_INVALID_VALUE); // level out of range
+    EXPECT_EQ(
+        parse({"--must", "x", "-j", "/nonexistent/softcomch.json"}, "/nonexistent/softcomch.json"),
+        DOCA_ERROR_IO_FAILED);
     EXPECT_EQ(parse({"--must", "x", "--count", "3"}, ""), DOCA_SUCCESS);
 }

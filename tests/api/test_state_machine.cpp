@@ -26,7 +26,10 @@
 
 #include "comch_harness.hpp"
 
-inline void PrintTo(doca_error e, std::ostream *os) { *os << doca_error_get_name(e) << " (" << int(e) << ")"; }
+inline void PrintTo(doca_error e, std::ostream *os)
+{
+    *os << doca_error_get_name(e) << " (" << int(e) << ")";
+}
 inline void PrintTo(doca_ctx_states s, std::ostream *os)
 {
     static const char *const names[] = {"IDLE", "STARTING", "RUNNING", "STOPPING"};
@@ -62,15 +65,15 @@ const char *state_name(doca_ctx_states s)
 // One reported state change.
 struct transition {
     doca_ctx_states prev, next;
-    doca_ctx_states seen;  // doca_ctx_get_state() inside the callback
-    bool inside_progress;  // reported from inside doca_pe_progress() of this side's engine
+    doca_ctx_states seen; // doca_ctx_get_state() inside the callback
+    bool inside_progress; // reported from inside doca_pe_progress() of this side's engine
     bool operator==(const transition &) const = default;
 };
 
 std::ostream &operator<<(std::ostream &os, const transition &t)
 {
-    return os << state_name(t.prev) << "->" << state_name(t.next) << " (seen " << state_name(t.seen) << ", "
-              << (t.inside_progress ? "in progress" : "in the call") << ")";
+    return os << state_name(t.prev) << "->" << state_name(t.next) << " (seen " << state_name(t.seen)
+              << ", " << (t.inside_progress ? "in progress" : "in the call") << ")";
 }
 
 struct endpoint_options {
@@ -97,15 +100,20 @@ public:
         if (r == role::server) {
             EXPECT_EQ(doca_comch_server_create(dev_, rep_, name.c_str(), &srv_), DOCA_SUCCESS);
             ctx_ = doca_comch_server_as_ctx(srv_);
-            EXPECT_EQ(doca_comch_server_task_send_set_conf(srv_, send_ok_cb, send_err_cb, o.send_tasks), DOCA_SUCCESS);
+            EXPECT_EQ(
+                doca_comch_server_task_send_set_conf(srv_, send_ok_cb, send_err_cb, o.send_tasks),
+                DOCA_SUCCESS);
             EXPECT_EQ(doca_comch_server_event_msg_recv_register(srv_, recv_cb), DOCA_SUCCESS);
-            EXPECT_EQ(doca_comch_server_event_connection_status_changed_register(srv_, connect_cb, disconnect_cb),
+            EXPECT_EQ(doca_comch_server_event_connection_status_changed_register(srv_, connect_cb,
+                                                                                 disconnect_cb),
                       DOCA_SUCCESS);
             EXPECT_EQ(doca_comch_server_set_recv_queue_size(srv_, o.recv_queue), DOCA_SUCCESS);
         } else {
             EXPECT_EQ(doca_comch_client_create(dev_, name.c_str(), &cli_), DOCA_SUCCESS);
             ctx_ = doca_comch_client_as_ctx(cli_);
-            EXPECT_EQ(doca_comch_client_task_send_set_conf(cli_, send_ok_cb, send_err_cb, o.send_tasks), DOCA_SUCCESS);
+            EXPECT_EQ(
+                doca_comch_client_task_send_set_conf(cli_, send_ok_cb, send_err_cb, o.send_tasks),
+                DOCA_SUCCESS);
             EXPECT_EQ(doca_comch_client_event_msg_recv_register(cli_, recv_cb), DOCA_SUCCESS);
             EXPECT_EQ(doca_comch_client_set_recv_queue_size(cli_, o.recv_queue), DOCA_SUCCESS);
         }
@@ -172,7 +180,8 @@ public:
         return doca_comch_client_get_connection(cli_, &c) == DOCA_SUCCESS ? c : nullptr;
     }
 
-    doca_error_t alloc(doca_comch_connection *conn, const void *msg, uint32_t len, doca_comch_task_send **t)
+    doca_error_t alloc(doca_comch_connection *conn, const void *msg, uint32_t len,
+                       doca_comch_task_send **t)
     {
         return srv_ ? doca_comch_server_task_send_alloc_init(srv_, conn, msg, len, t)
                     : doca_comch_client_task_send_alloc_init(cli_, conn, msg, len, t);
@@ -212,7 +221,8 @@ public:
     }
 
     std::vector<transition> transitions;
-    std::vector<std::string> events; // "state A->B", "send-ok <tag>", "send-err <tag>", "recv <msg>", "connect", "disconnect"
+    std::vector<std::string>
+        events; // "state A->B", "send-ok <tag>", "send-err <tag>", "recv <msg>", "connect", "disconnect"
     std::deque<std::string> received;
     std::vector<doca_comch_connection *> connections, disconnected;
     std::vector<uint64_t> ctx_user_data_seen;
@@ -237,7 +247,8 @@ private:
         return static_cast<endpoint *>(ud.ptr);
     }
 
-    static void state_cb(const union doca_data ud, doca_ctx *ctx, doca_ctx_states prev, doca_ctx_states next)
+    static void state_cb(const union doca_data ud, doca_ctx *ctx, doca_ctx_states prev,
+                         doca_ctx_states next)
     {
         auto *self = static_cast<endpoint *>(ud.ptr);
         EXPECT_EQ(ctx, self->ctx_);
@@ -249,13 +260,14 @@ private:
             self->on_state(*self, prev, next);
     }
 
-    static void send_done(doca_comch_task_send *task, union doca_data task_ud, union doca_data ctx_ud, bool ok)
+    static void send_done(doca_comch_task_send *task, union doca_data task_ud,
+                          union doca_data ctx_ud, bool ok)
     {
         auto *self = static_cast<endpoint *>(ctx_ud.ptr);
         self->ctx_user_data_seen.push_back(reinterpret_cast<uintptr_t>(ctx_ud.ptr));
         doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
-        EXPECT_EQ(status == DOCA_SUCCESS, ok) << "the callback kind matches the task status "
-                                              << doca_error_get_name(status);
+        EXPECT_EQ(status == DOCA_SUCCESS, ok)
+            << "the callback kind matches the task status " << doca_error_get_name(status);
         EXPECT_EQ(doca_task_get_user_data(doca_comch_task_send_as_task(task)).u64, task_ud.u64);
         self->events.push_back((ok ? "send-ok " : "send-err ") + std::to_string(task_ud.u64));
         if (self->on_send_done)
@@ -263,10 +275,17 @@ private:
         else
             doca_task_free(doca_comch_task_send_as_task(task));
     }
-    static void send_ok_cb(doca_comch_task_send *t, union doca_data tu, union doca_data cu) { send_done(t, tu, cu, true); }
-    static void send_err_cb(doca_comch_task_send *t, union doca_data tu, union doca_data cu) { send_done(t, tu, cu, false); }
+    static void send_ok_cb(doca_comch_task_send *t, union doca_data tu, union doca_data cu)
+    {
+        send_done(t, tu, cu, true);
+    }
+    static void send_err_cb(doca_comch_task_send *t, union doca_data tu, union doca_data cu)
+    {
+        send_done(t, tu, cu, false);
+    }
 
-    static void recv_cb(doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len, doca_comch_connection *conn)
+    static void recv_cb(doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len,
+                        doca_comch_connection *conn)
     {
         endpoint *self = of_connection(conn);
         std::string msg(reinterpret_cast<const char *>(buf), len);
@@ -275,14 +294,16 @@ private:
         if (self->on_recv)
             self->on_recv(*self, conn, msg);
     }
-    static void connect_cb(doca_comch_event_connection_status_changed *, doca_comch_connection *conn, uint8_t ok)
+    static void connect_cb(doca_comch_event_connection_status_changed *,
+                           doca_comch_connection *conn, uint8_t ok)
     {
         endpoint *self = of_connection(conn);
         self->events.push_back(ok ? "connect" : "connect-failed");
         if (ok)
             self->connections.push_back(conn);
     }
-    static void disconnect_cb(doca_comch_event_connection_status_changed *, doca_comch_connection *conn, uint8_t)
+    static void disconnect_cb(doca_comch_event_connection_status_changed *,
+                              doca_comch_connection *conn, uint8_t)
     {
         endpoint *self = of_connection(conn);
         self->events.push_back("disconnect");
@@ -318,7 +339,8 @@ class StateMachine : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        sc_test::use_private_fabric(std::string("sm-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        sc_test::use_private_fabric(
+            std::string("sm-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
 
     // Starts both and waits until the client is RUNNING and the server has the connection.
@@ -346,13 +368,15 @@ TEST_F(StateMachine, StartCodesAndEveryTransitionInOrder)
     ASSERT_EQ(srv.start(), DOCA_SUCCESS);
     EXPECT_EQ(srv.state(), DOCA_CTX_STATE_RUNNING);
     ASSERT_EQ(srv.transitions.size(), 1u);
-    EXPECT_EQ(srv.transitions[0], (transition{DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_RUNNING, false}));
+    EXPECT_EQ(srv.transitions[0], (transition{DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_RUNNING,
+                                              DOCA_CTX_STATE_RUNNING, false}));
 
     // Client: asynchronous start; no connection until RUNNING.
     ASSERT_EQ(cli.start(), DOCA_ERROR_IN_PROGRESS);
     EXPECT_EQ(cli.state(), DOCA_CTX_STATE_STARTING);
     ASSERT_EQ(cli.transitions.size(), 1u);
-    EXPECT_EQ(cli.transitions[0], (transition{DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_STARTING, DOCA_CTX_STATE_STARTING, false}));
+    EXPECT_EQ(cli.transitions[0], (transition{DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_STARTING,
+                                              DOCA_CTX_STATE_STARTING, false}));
     doca_comch_connection *conn = nullptr;
     EXPECT_EQ(doca_comch_client_get_connection(cli.client(), &conn), DOCA_ERROR_BAD_STATE);
 
@@ -361,7 +385,8 @@ TEST_F(StateMachine, StartCodesAndEveryTransitionInOrder)
         return cli.state() == DOCA_CTX_STATE_RUNNING && srv.connections.size() == 1;
     }));
     ASSERT_EQ(cli.transitions.size(), 2u);
-    EXPECT_EQ(cli.transitions[1], (transition{DOCA_CTX_STATE_STARTING, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_RUNNING, true}));
+    EXPECT_EQ(cli.transitions[1], (transition{DOCA_CTX_STATE_STARTING, DOCA_CTX_STATE_RUNNING,
+                                              DOCA_CTX_STATE_RUNNING, true}));
     ASSERT_EQ(doca_comch_client_get_connection(cli.client(), &conn), DOCA_SUCCESS);
     EXPECT_EQ(doca_comch_client_get_client_ctx(conn), cli.client());
     EXPECT_EQ(srv.count("connect"), 1u);
@@ -371,10 +396,13 @@ TEST_F(StateMachine, StartCodesAndEveryTransitionInOrder)
     ASSERT_EQ(doca_ctx_stop(cli.ctx()), DOCA_ERROR_IN_PROGRESS);
     EXPECT_EQ(cli.state(), DOCA_CTX_STATE_STOPPING);
     ASSERT_EQ(cli.transitions.size(), 3u);
-    EXPECT_EQ(cli.transitions[2], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING, false}));
-    ASSERT_TRUE(progress_both(srv, cli, [&] { return cli.state() == DOCA_CTX_STATE_IDLE && !srv.disconnected.empty(); }));
+    EXPECT_EQ(cli.transitions[2], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING,
+                                              DOCA_CTX_STATE_STOPPING, false}));
+    ASSERT_TRUE(progress_both(
+        srv, cli, [&] { return cli.state() == DOCA_CTX_STATE_IDLE && !srv.disconnected.empty(); }));
     ASSERT_EQ(cli.transitions.size(), 4u);
-    EXPECT_EQ(cli.transitions[3], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_IDLE, true}));
+    EXPECT_EQ(cli.transitions[3], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE,
+                                              DOCA_CTX_STATE_IDLE, true}));
     EXPECT_EQ(doca_comch_client_get_connection(cli.client(), &conn), DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(srv.disconnected.size(), 1u);
 
@@ -383,13 +411,17 @@ TEST_F(StateMachine, StartCodesAndEveryTransitionInOrder)
     ASSERT_EQ(doca_ctx_stop(srv.ctx()), DOCA_SUCCESS);
     EXPECT_EQ(srv.state(), DOCA_CTX_STATE_IDLE);
     ASSERT_EQ(srv.transitions.size(), 3u);
-    EXPECT_EQ(srv.transitions[1], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING, false}));
-    EXPECT_EQ(srv.transitions[2], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_IDLE, false}));
+    EXPECT_EQ(srv.transitions[1], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING,
+                                              DOCA_CTX_STATE_STOPPING, false}));
+    EXPECT_EQ(srv.transitions[2], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE,
+                                              DOCA_CTX_STATE_IDLE, false}));
     EXPECT_EQ(doca_ctx_stop(srv.ctx()), DOCA_SUCCESS) << "stop while IDLE";
     EXPECT_EQ(srv.transitions.size(), 3u);
 
-    EXPECT_EQ(srv.progress_returned_zero_after_work, 0) << "doca_pe_progress returned 0 after delivering something";
-    EXPECT_EQ(cli.progress_returned_zero_after_work, 0) << "doca_pe_progress returned 0 after delivering something";
+    EXPECT_EQ(srv.progress_returned_zero_after_work, 0)
+        << "doca_pe_progress returned 0 after delivering something";
+    EXPECT_EQ(cli.progress_returned_zero_after_work, 0)
+        << "doca_pe_progress returned 0 after delivering something";
 
     // A stopped pair starts again: same codes, same order.
     ASSERT_EQ(srv.start(), DOCA_SUCCESS);
@@ -445,7 +477,8 @@ TEST_F(StateMachine, TheIdleCallbackMayDestroyTheContextInsideStop)
         doca_pe_progress(pe);
     ASSERT_EQ(doca_ctx_stop(doca_comch_client_as_ctx(cli)), DOCA_SUCCESS);
     EXPECT_EQ(cli, nullptr);
-    EXPECT_EQ(g_destroyed_from, (std::vector<doca_ctx_states>{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING}));
+    EXPECT_EQ(g_destroyed_from,
+              (std::vector<doca_ctx_states>{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING}));
     for (int i = 0; i < 5; ++i)
         EXPECT_EQ(doca_pe_progress(pe), 0);
     EXPECT_EQ(doca_pe_destroy(pe), DOCA_SUCCESS);
@@ -483,16 +516,20 @@ TEST_F(StateMachine, StopFromTheSendCompletionCallback)
         stop_rc = doca_ctx_stop(self.ctx());
     };
     ASSERT_EQ(cli.send(cli.connection(), "bye", 1), DOCA_SUCCESS);
-    ASSERT_TRUE(progress_both(srv, cli, [&] { return cli.state() == DOCA_CTX_STATE_IDLE && !srv.disconnected.empty(); }));
+    ASSERT_TRUE(progress_both(
+        srv, cli, [&] { return cli.state() == DOCA_CTX_STATE_IDLE && !srv.disconnected.empty(); }));
     EXPECT_EQ(stop_rc, DOCA_ERROR_IN_PROGRESS);
     ASSERT_EQ(cli.transitions.size(), 4u);
-    EXPECT_EQ(cli.transitions[2], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING, true}));
-    EXPECT_EQ(cli.transitions[3], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_IDLE, true}));
+    EXPECT_EQ(cli.transitions[2], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING,
+                                              DOCA_CTX_STATE_STOPPING, true}));
+    EXPECT_EQ(cli.transitions[3], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE,
+                                              DOCA_CTX_STATE_IDLE, true}));
     EXPECT_EQ(cli.count("send-ok"), 1u);
     EXPECT_EQ(cli.count("send-err"), 0u);
     ASSERT_EQ(srv.received.size(), 1u);
     EXPECT_EQ(srv.received[0], "bye");
-    EXPECT_LT(srv.index_of("recv bye"), srv.index_of("disconnect")) << "the message arrives before the disconnect";
+    EXPECT_LT(srv.index_of("recv bye"), srv.index_of("disconnect"))
+        << "the message arrives before the disconnect";
 }
 
 TEST_F(StateMachine, StopFromTheReceiveCallback)
@@ -542,8 +579,10 @@ TEST_F(StateMachine, ServerStopRightAfterItsReplyStillDeliversTheReply)
     // The server's stop ended the connection: the client went RUNNING -> STOPPING -> IDLE on its
     // own (docs/design.md), after the reply, reported from inside its progress.
     ASSERT_EQ(cli.transitions.size(), 4u);
-    EXPECT_EQ(cli.transitions[2], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_STOPPING, true}));
-    EXPECT_EQ(cli.transitions[3], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE, DOCA_CTX_STATE_IDLE, true}));
+    EXPECT_EQ(cli.transitions[2], (transition{DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING,
+                                              DOCA_CTX_STATE_STOPPING, true}));
+    EXPECT_EQ(cli.transitions[3], (transition{DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE,
+                                              DOCA_CTX_STATE_IDLE, true}));
     EXPECT_LT(cli.index_of("recv last reply"), cli.index_of("state RUNNING->STOPPING"));
     // A server does not get a disconnect event for disconnections it made itself.
     EXPECT_EQ(srv.count("disconnect"), 0u);
@@ -576,7 +615,8 @@ TEST_F(StateMachine, SendCompletionComesBeforeTheReplyItTriggers)
     for (int i = 0; i < 50; ++i) {
         const std::string m = std::string("m").append(std::to_string(i)); // GCC bug 105651
         ASSERT_EQ(cli.send(cli.connection(), m, uint64_t(100 + i)), DOCA_SUCCESS);
-        const std::string reply = std::string("recv re:").append(m); // not "..." + m: GCC bug 105651
+        const std::string reply =
+            std::string("recv re:").append(m); // not "..." + m: GCC bug 105651
         ASSERT_TRUE(progress_both(srv, cli, [&] { return cli.index_of(reply) >= 0; }));
         const long ok = cli.index_of("send-ok " + std::to_string(100 + i));
         ASSERT_GE(ok, 0) << m;
@@ -667,7 +707,8 @@ TEST_F(StateMachine, ConnectionCountersAfterUpdateInfo)
         ASSERT_EQ(cli.send(cc, std::string(len, 'c')), DOCA_SUCCESS);
     for (size_t len : {5u, 7u})
         ASSERT_EQ(srv.send(sc, std::string(len, 's')), DOCA_SUCCESS);
-    ASSERT_TRUE(progress_both(srv, cli, [&] { return srv.received.size() == 3 && cli.received.size() == 2; }));
+    ASSERT_TRUE(progress_both(
+        srv, cli, [&] { return srv.received.size() == 3 && cli.received.size() == 2; }));
     // Nothing snapshotted yet.
     EXPECT_EQ(counter(cc, DOCA_COMCH_COUNTER_SENT_MESSAGES), 0u);
     ASSERT_EQ(doca_comch_connection_update_info(cc), DOCA_SUCCESS);
@@ -763,15 +804,20 @@ TEST_F(StateMachine, SendsQueuedBehindAFullReceiveQueueAreDeliveredInOrder)
     connect(srv, cli);
     constexpr int n = 8;
     for (int i = 0; i < n; ++i)
-        ASSERT_EQ(srv.send(srv.connections[0], "queued " + std::to_string(i), uint64_t(i)), DOCA_SUCCESS) << i;
-    progress_both(srv, cli, [&] { return cli.received.size() == size_t(n); }, 2000ms);
+        ASSERT_EQ(srv.send(srv.connections[0], "queued " + std::to_string(i), uint64_t(i)),
+                  DOCA_SUCCESS)
+            << i;
+    progress_both(
+        srv, cli, [&] { return cli.received.size() == size_t(n); }, 2000ms);
     ASSERT_EQ(cli.received.size(), size_t(n)) << "queued sends were not all delivered";
     for (int i = 0; i < n; ++i)
         EXPECT_EQ(cli.received[size_t(i)], "queued " + std::to_string(i));
-    EXPECT_TRUE(progress_both(srv, cli, [&] { return srv.count("send-ok") == size_t(n); }, 2000ms));
+    EXPECT_TRUE(progress_both(
+        srv, cli, [&] { return srv.count("send-ok") == size_t(n); }, 2000ms));
     // And the server can still stop.
     ASSERT_EQ(doca_ctx_stop(srv.ctx()), DOCA_ERROR_IN_PROGRESS);
-    EXPECT_TRUE(progress_both(srv, cli, [&] { return srv.state() == DOCA_CTX_STATE_IDLE; }, 2000ms));
+    EXPECT_TRUE(progress_both(
+        srv, cli, [&] { return srv.state() == DOCA_CTX_STATE_IDLE; }, 2000ms));
 }
 
 TEST_F(StateMachine, LargeQueueOfLargeMessagesBeyondTheRingWaitsInOrder)
@@ -795,11 +841,14 @@ TEST_F(StateMachine, LargeQueueOfLargeMessagesBeyondTheRingWaitsInOrder)
     };
     for (int i = 0; i < n; ++i)
         ASSERT_EQ(cli.send(cli.connection(), body(i), uint64_t(i)), DOCA_SUCCESS) << i;
-    progress_both(srv, cli, [&] { return srv.received.size() == size_t(n); }, 20000ms);
-    ASSERT_EQ(srv.received.size(), size_t(n)) << "sends beyond the ring's bytes were not all delivered";
+    progress_both(
+        srv, cli, [&] { return srv.received.size() == size_t(n); }, 20000ms);
+    ASSERT_EQ(srv.received.size(), size_t(n))
+        << "sends beyond the ring's bytes were not all delivered";
     for (int i = 0; i < n; ++i)
         ASSERT_EQ(srv.received[size_t(i)], body(i)) << "message " << i;
-    EXPECT_TRUE(progress_both(srv, cli, [&] { return cli.count("send-ok") == size_t(n); }, 5000ms));
+    EXPECT_TRUE(progress_both(
+        srv, cli, [&] { return cli.count("send-ok") == size_t(n); }, 5000ms));
 }
 
 TEST_F(StateMachine, MessageBufferIsFreeOnceTheSendCompletes)
@@ -825,7 +874,8 @@ TEST_F(StateMachine, MessageBufferIsFreeOnceTheSendCompletes)
     for (int i = 0; i < n; ++i) {
         std::snprintf(buffers[i], sizeof buffers[i], "reuse %d", i);
         doca_comch_task_send *t = nullptr;
-        ASSERT_EQ(srv.alloc(srv.connections[0], buffers[i], uint32_t(std::strlen(buffers[i])), &t), DOCA_SUCCESS);
+        ASSERT_EQ(srv.alloc(srv.connections[0], buffers[i], uint32_t(std::strlen(buffers[i])), &t),
+                  DOCA_SUCCESS);
         union doca_data ud {};
         ud.u64 = uint64_t(i);
         doca_task_set_user_data(doca_comch_task_send_as_task(t), ud);
@@ -835,9 +885,12 @@ TEST_F(StateMachine, MessageBufferIsFreeOnceTheSendCompletes)
     for (int k = 0; k < 20; ++k)
         srv.progress();
     EXPECT_LT(srv.count("send-ok"), size_t(n)) << "sends completed before room existed for them";
-    progress_both(srv, cli, [&] { return cli.received.size() == size_t(n); }, 2000ms);
+    progress_both(
+        srv, cli, [&] { return cli.received.size() == size_t(n); }, 2000ms);
     for (size_t i = 0; i < cli.received.size(); ++i)
-        EXPECT_EQ(cli.received[i], "reuse " + std::to_string(i)) << "message " << i << " was read after its completion";
+        EXPECT_EQ(cli.received[i], "reuse " + std::to_string(i))
+            << "message " << i << " was read after its completion";
     EXPECT_EQ(cli.received.size(), size_t(n));
-    EXPECT_TRUE(progress_both(srv, cli, [&] { return srv.count("send-ok") == size_t(n); }, 2000ms));
+    EXPECT_TRUE(progress_both(
+        srv, cli, [&] { return srv.count("send-ok") == size_t(n); }, 2000ms));
 }

@@ -97,7 +97,7 @@ const json::value *find_check(const json::value &doc, const std::string &check)
 }
 
 class CliDoctor : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override
     {
         ASSERT_FALSE(bin_dir().empty()) << "set SOFTCOMCH_TEST_BIN_DIR to the build directory";
@@ -358,15 +358,14 @@ TEST_F(CliDoctor, StaleEndpointIsReportedNotRemoved)
 #endif
 
 class CliDoctorInstalled : public CliDoctor {
-  protected:
+protected:
     void SetUp() override
     {
         CliDoctor::SetUp();
         if (system("pkg-config --version >/dev/null 2>&1") != 0)
             GTEST_SKIP() << "pkg-config is not installed";
         prefix_ = runtime_dir_ + "/prefix";
-        auto r =
-            run_in({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", bin_dir(), "--prefix", prefix_},
+        auto r = run_in({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", bin_dir(), "--prefix", prefix_},
                         child_env({}, {}), 120);
         ASSERT_EQ(r.status, 0) << r.out << r.err;
         ASSERT_EQ(access(softcomch_path().c_str(), X_OK), 0);
@@ -391,7 +390,8 @@ TEST_F(CliDoctorInstalled, PkgConfigPathIsChecked)
     EXPECT_TRUE(has_line(without.out, "ok    library ", {prefix_, "installed tree"}))
         << without.out;
     // The prefix itself, not the multiarch library directory (lib/x86_64-linux-gnu) or its lib/.
-    EXPECT_TRUE(has_line(without.out, "ok    library ", {"(installed tree " + prefix_ + ")"})) << without.out;
+    EXPECT_TRUE(has_line(without.out, "ok    library ", {"(installed tree " + prefix_ + ")"}))
+        << without.out;
     // Unless the machine has another doca-comch on pkg-config's default path, it is not found.
     EXPECT_TRUE(
         has_line(without.out, "warn  pkg-config ", {"fix: export PKG_CONFIG_PATH=" + pc_dir_}))

@@ -117,7 +117,7 @@ void remove_fabric_dir(const std::string &fabric)
 }
 
 class CliTest : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override
     {
         ASSERT_FALSE(bin_dir().empty()) << "set SOFTCOMCH_TEST_BIN_DIR to the build directory";
@@ -353,7 +353,7 @@ TEST_F(CliRun, MissingProgramIsReported)
 // With the library: real Comch programs
 
 class CliRunWithLibrary : public CliTest {
-  protected:
+protected:
     void SetUp() override
     {
         CliTest::SetUp();

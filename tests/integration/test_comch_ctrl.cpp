@@ -41,7 +41,8 @@ int echo_server(const std::string &name, int count, bool epoll, server_options o
     CHILD_CHECK(s.start() == DOCA_SUCCESS);
     CHILD_CHECK(s.state() == DOCA_CTX_STATE_RUNNING);
     size_t expected_disconnects = size_t(count);
-    CHILD_CHECK(s.progress_until([&] { return s.disconnected.size() >= expected_disconnects; }, 20000ms));
+    CHILD_CHECK(
+        s.progress_until([&] { return s.disconnected.size() >= expected_disconnects; }, 20000ms));
     CHILD_CHECK(s.stop_and_wait() == DOCA_SUCCESS);
     return 0;
 }
@@ -85,9 +86,11 @@ TEST_P(ComchCtrl, PingPong)
                   DOCA_ERROR_INVALID_VALUE);
         ASSERT_EQ(doca_comch_connection_update_info(conn), DOCA_SUCCESS);
         uint64_t v = 0;
-        ASSERT_EQ(doca_comch_connection_get_counter(conn, DOCA_COMCH_COUNTER_SENT_MESSAGES, &v), DOCA_SUCCESS);
+        ASSERT_EQ(doca_comch_connection_get_counter(conn, DOCA_COMCH_COUNTER_SENT_MESSAGES, &v),
+                  DOCA_SUCCESS);
         EXPECT_EQ(v, 500u);
-        ASSERT_EQ(doca_comch_connection_get_counter(conn, DOCA_COMCH_COUNTER_RECV_MESSAGES, &v), DOCA_SUCCESS);
+        ASSERT_EQ(doca_comch_connection_get_counter(conn, DOCA_COMCH_COUNTER_RECV_MESSAGES, &v),
+                  DOCA_SUCCESS);
         EXPECT_EQ(v, 500u);
         ASSERT_EQ(c.stop_and_wait(), DOCA_SUCCESS);
         // STARTING, RUNNING, STOPPING, IDLE
@@ -130,7 +133,9 @@ TEST_P(ComchCtrl, SixteenClients)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ComchCtrl, ::testing::Values(false, true),
-                         [](const auto &param_info) { return param_info.param ? "epoll" : "polling"; });
+                         [](const auto &param_info) {
+                             return param_info.param ? "epoll" : "polling";
+                         });
 
 class ComchLifecycle : public ::testing::Test {
 protected:
@@ -185,7 +190,8 @@ TEST_F(ComchLifecycle, ClientRestartReconnects)
         for (int round = 0; round < 2; ++round) {
             ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS) << round;
             ASSERT_TRUE(c.wait_running()) << round;
-            ASSERT_EQ(c.send(c.connection(), std::string("round ") + std::to_string(round)), DOCA_SUCCESS);
+            ASSERT_EQ(c.send(c.connection(), std::string("round ") + std::to_string(round)),
+                      DOCA_SUCCESS);
             ASSERT_TRUE(c.progress_until([&] { return !c.received.empty(); }));
             c.received.clear();
             ASSERT_EQ(c.stop_and_wait(), DOCA_SUCCESS);
@@ -261,7 +267,8 @@ TEST_F(ComchLifecycle, ClientKilledServerSeesDisconnect)
             doca_pe_progress(c.pe());
         }
     });
-    ASSERT_TRUE(s.progress_until([&] { return !s.connections.empty() && s.received.size() > 100; }));
+    ASSERT_TRUE(
+        s.progress_until([&] { return !s.connections.empty() && s.received.size() > 100; }));
     kill(cli, SIGKILL);
     EXPECT_EQ(wait_child(cli), 128 + SIGKILL);
     ASSERT_TRUE(s.progress_until([&] { return s.disconnected.size() == 1; }, 3000ms));

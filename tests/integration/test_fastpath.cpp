@@ -51,7 +51,6 @@ void private_fabric(const char *extra = "")
     use_private_fabric(std::to_string(++counter) + "-" + ti->name() + extra);
 }
 
-
 class FastPath : public ::testing::TestWithParam<bool> {
 protected:
     void SetUp() override { private_fabric(GetParam() ? "-epoll" : "-poll"); }
@@ -63,7 +62,10 @@ protected:
     void SetUp() override { private_fabric(); }
 };
 
-std::string mode_name(const ::testing::TestParamInfo<bool> &i) { return i.param ? "epoll" : "polling"; }
+std::string mode_name(const ::testing::TestParamInfo<bool> &i)
+{
+    return i.param ? "epoll" : "polling";
+}
 
 } // namespace
 
@@ -80,7 +82,8 @@ class FastPathSizes : public ::testing::TestWithParam<std::tuple<bool, mem_kind>
 protected:
     void SetUp() override
     {
-        private_fabric((std::string(std::get<0>(GetParam()) ? "-e-" : "-p-") + mem_kind_name(std::get<1>(GetParam())))
+        private_fabric((std::string(std::get<0>(GetParam()) ? "-e-" : "-p-") +
+                        mem_kind_name(std::get<1>(GetParam())))
                            .c_str());
     }
 };
@@ -97,14 +100,15 @@ std::string sizes_producer(fp_client &c, doca_comch_connection *conn, bool epoll
     REQ_OK(learn_remote_consumer(c, c, conn, cid));
     // Each memory kind also runs under one copy policy (SOFTCOMCH_COPY), read at producer start.
     setenv("SOFTCOMCH_COPY", copy_policy_for(mem), 1);
-    producer p(conn, c.dev(), {.num_tasks = 4, .slots = 2, .slot_size = kBig, .mem = mem, .epoll = epoll});
+    producer p(conn, c.dev(),
+               {.num_tasks = 4, .slots = 2, .slot_size = kBig, .mem = mem, .epoll = epoll});
     REQ_OK(start_producer(p));
     REQ_EQ(send_ctrl(c, conn, "pid " + std::to_string(p.id())), DOCA_SUCCESS);
     for (size_t seq = 0; seq < kSizes.size(); ++seq) {
         size_t n = kSizes[seq];
         doca_error_t rc = p.send(
-            cid, n, [&](uint8_t *d, size_t len) { fill_pattern(d, len, pattern_seed(len, seq)); }, nullptr, 0,
-            {.timeout = 10000ms});
+            cid, n, [&](uint8_t *d, size_t len) { fill_pattern(d, len, pattern_seed(len, seq)); },
+            nullptr, 0, {.timeout = 10000ms});
         REQ_MSG(rc == DOCA_SUCCESS, "send %zu (%zu bytes): %s", seq, n, err_name(rc).c_str());
     }
     REQ_MSG(p.wait_completions(10000ms), "%zu sends never completed", p.in_flight());
@@ -114,7 +118,8 @@ std::string sizes_producer(fp_client &c, doca_comch_connection *conn, bool epoll
     REQ_EQ(p.destroy(), DOCA_SUCCESS);
     // The consumer side stops its consumer before "fin": the expired event comes here.
     REQ_MSG(expect_msg(c, "stopped", nullptr, 10000ms), "no \"stopped\"");
-    REQ_MSG(c.progress_until([&] { return c.has_expired(cid); }, 5000ms), "no expired-consumer event for %u", cid);
+    REQ_MSG(c.progress_until([&] { return c.has_expired(cid); }, 5000ms),
+            "no expired-consumer event for %u", cid);
     return "";
 }
 
@@ -138,10 +143,13 @@ TEST_P(FastPathSizes, HostProducerToDpuConsumer)
     ASSERT_TRUE(establish(s, conn));
 
     uint32_t max_buf = 0;
-    ASSERT_EQ(doca_comch_consumer_cap_get_max_buf_size(doca_dev_as_devinfo(s.dev()), &max_buf), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comch_consumer_cap_get_max_buf_size(doca_dev_as_devinfo(s.dev()), &max_buf),
+              DOCA_SUCCESS);
     EXPECT_GE(max_buf, kBig) << "the consumer cannot take the 64 MiB message";
     {
-        consumer cons(conn, s.dev(), {.slots = 2, .slot_size = kBig, .mem = mem, .epoll = ep, .check_order = true});
+        consumer cons(
+            conn, s.dev(),
+            {.slots = 2, .slot_size = kBig, .mem = mem, .epoll = ep, .check_order = true});
         ASSERT_EQ(start_consumer(cons, s), "");
         EXPECT_EQ(states_to_string(cons.states), "[STARTING,RUNNING]");
         std::vector<std::string> bad;
@@ -154,19 +162,23 @@ TEST_P(FastPathSizes, HostProducerToDpuConsumer)
                 return;
             }
             if (v.len != kSizes[seq]) {
-                bad.push_back(strf("message %zu: %zu bytes, expected %zu", seq, v.len, kSizes[seq]));
+                bad.push_back(
+                    strf("message %zu: %zu bytes, expected %zu", seq, v.len, kSizes[seq]));
                 return;
             }
             size_t at = check_pattern(v.data, v.len, pattern_seed(v.len, seq));
             if (at != SIZE_MAX)
-                bad.push_back(strf("message %zu (%zu bytes): first wrong byte at %zu", seq, v.len, at));
+                bad.push_back(
+                    strf("message %zu (%zu bytes): first wrong byte at %zu", seq, v.len, at));
             if (v.imm_len != 0 || v.imm != nullptr)
-                bad.push_back(strf("message %zu: immediate data (%u bytes) although none was sent", seq, v.imm_len));
+                bad.push_back(strf("message %zu: immediate data (%u bytes) although none was sent",
+                                   seq, v.imm_len));
         };
         ASSERT_EQ(cons.post_all(), DOCA_SUCCESS);
         EXPECT_EQ(cons.posted(), 2u);
         ASSERT_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
-        ASSERT_TRUE(cons.progress_until([&] { return cons.recv_count >= kSizes.size(); }, 15000ms, s.pe()))
+        ASSERT_TRUE(
+            cons.progress_until([&] { return cons.recv_count >= kSizes.size(); }, 15000ms, s.pe()))
             << "received " << cons.recv_count << " of " << kSizes.size();
         EXPECT_EQ(join(bad), "");
         EXPECT_EQ(join(cons.anomalies), "");
@@ -181,9 +193,10 @@ TEST_P(FastPathSizes, HostProducerToDpuConsumer)
         // Stopping makes the 128 MiB of posted memory private again (a copy: ~1 ms per MiB on a
         // quiet machine, many times that on a loaded one), hence the long bound.
         ASSERT_EQ(cons.stop_and_wait(s.pe(), 20000ms), DOCA_SUCCESS)
-            << "state " << state_name(cons.state()) << ", still posted " << cons.posted() << ", error completions "
-            << errs_to_string(cons.errors) << ", after "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t_stop).count() << " ms";
+            << "state " << state_name(cons.state()) << ", still posted " << cons.posted()
+            << ", error completions " << errs_to_string(cons.errors) << ", after "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t_stop).count()
+            << " ms";
         EXPECT_EQ(errs_to_string(cons.errors), "[DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN]");
         EXPECT_EQ(states_to_string(cons.states), "[STARTING,RUNNING,STOPPING,IDLE]");
         EXPECT_EQ(cons.destroy(), DOCA_SUCCESS);
@@ -195,7 +208,8 @@ TEST_P(FastPathSizes, HostProducerToDpuConsumer)
 
 INSTANTIATE_TEST_SUITE_P(Modes, FastPathSizes,
                          ::testing::Combine(::testing::Bool(),
-                                            ::testing::Values(mem_kind::heap, mem_kind::aligned, mem_kind::anon)),
+                                            ::testing::Values(mem_kind::heap, mem_kind::aligned,
+                                                              mem_kind::anon)),
                          [](const auto &pinfo) {
                              const mem_kind mem = std::get<1>(pinfo.param);
                              return std::string(std::get<0>(pinfo.param) ? "epoll_" : "polling_") +
@@ -223,12 +237,18 @@ size_t bidir_size(uint64_t salt, uint64_t seq)
 
 // salt: this side's; the peer uses peer_salt for what it sends here.
 // shared_pe: the consumer and the producer use the connection's engine instead of their own.
-std::string bidir_body(side &s, consumer_events &ev, doca_comch_connection *conn, doca_dev *dev, bool epoll,
-                       uint64_t salt, uint64_t peer_salt, mem_kind mem, bool shared_pe = false)
+std::string bidir_body(side &s, consumer_events &ev, doca_comch_connection *conn, doca_dev *dev,
+                       bool epoll, uint64_t salt, uint64_t peer_salt, mem_kind mem,
+                       bool shared_pe = false)
 {
     doca_pe *pe = shared_pe ? s.pe() : nullptr;
     consumer cons(conn, dev,
-                  {.slots = 4, .slot_size = kBidirSlot, .mem = mem, .epoll = epoll, .pe = pe, .check_order = true});
+                  {.slots = 4,
+                   .slot_size = kBidirSlot,
+                   .mem = mem,
+                   .epoll = epoll,
+                   .pe = pe,
+                   .check_order = true});
     REQ_OK(start_consumer(cons, s));
     std::vector<std::string> bad;
     std::set<uint32_t> pids;
@@ -238,7 +258,8 @@ std::string bidir_body(side &s, consumer_events &ev, doca_comch_connection *conn
         size_t want = bidir_size(peer_salt, seq);
         if (v.len != want)
             bad.push_back(strf("message %" PRIu64 ": %zu bytes, expected %zu", seq, v.len, want));
-        else if (size_t at = check_pattern(v.data, v.len, pattern_seed(v.len, seq, peer_salt)); at != SIZE_MAX)
+        else if (size_t at = check_pattern(v.data, v.len, pattern_seed(v.len, seq, peer_salt));
+                 at != SIZE_MAX)
             bad.push_back(strf("message %" PRIu64 ": first wrong byte at %zu", seq, at));
     };
     REQ_EQ(cons.post_all(), DOCA_SUCCESS);
@@ -246,7 +267,12 @@ std::string bidir_body(side &s, consumer_events &ev, doca_comch_connection *conn
     uint32_t remote = 0;
     REQ_OK(learn_remote_consumer(s, ev, conn, remote));
     producer p(conn, dev,
-               {.num_tasks = 8, .slots = 8, .slot_size = kBidirSlot, .mem = mem, .epoll = epoll, .pe = pe});
+               {.num_tasks = 8,
+                .slots = 8,
+                .slot_size = kBidirSlot,
+                .mem = mem,
+                .epoll = epoll,
+                .pe = pe});
     REQ_OK(start_producer(p));
     REQ_EQ(send_ctrl(s, conn, "pid " + std::to_string(p.id())), DOCA_SUCCESS);
 
@@ -258,13 +284,14 @@ std::string bidir_body(side &s, consumer_events &ev, doca_comch_connection *conn
     auto deadline = clock::now() + 15000ms;
     int sent = 0;
     while (sent < kBidirMessages || cons.recv_count < size_t(kBidirMessages) || p.in_flight()) {
-        REQ_MSG(clock::now() < deadline, "timeout: sent %d (%zu completed), received %zu", sent, p.ok_count,
-                cons.recv_count);
+        REQ_MSG(clock::now() < deadline, "timeout: sent %d (%zu completed), received %zu", sent,
+                p.ok_count, cons.recv_count);
         if (sent < kBidirMessages) {
             size_t n = bidir_size(salt, uint64_t(sent));
             uint64_t seq = uint64_t(sent);
             doca_error_t rc = p.send(
-                remote, n, [&](uint8_t *d, size_t len) { fill_pattern(d, len, pattern_seed(len, seq, salt)); },
+                remote, n,
+                [&](uint8_t *d, size_t len) { fill_pattern(d, len, pattern_seed(len, seq, salt)); },
                 nullptr, 0, so);
             REQ_MSG(rc == DOCA_SUCCESS, "send %d: %s", sent, err_name(rc).c_str());
             ++sent;
@@ -298,9 +325,10 @@ std::string bidir_body(side &s, consumer_events &ev, doca_comch_connection *conn
 TEST_P(FastPath, BothDirectionsAtOnce)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_server>("fp-bidir", epoll(), [&](fp_server &s, doca_comch_connection *conn) {
-            return bidir_body(s, s, conn, s.dev(), epoll(), 2, 1, mem_kind::anon);
-        });
+        return run_side<fp_server>(
+            "fp-bidir", epoll(), [&](fp_server &s, doca_comch_connection *conn) {
+                return bidir_body(s, s, conn, s.dev(), epoll(), 2, 1, mem_kind::anon);
+            });
     }));
     fp_client c("fp-bidir");
     ASSERT_TRUE(c.ok());
@@ -317,9 +345,10 @@ TEST_P(FastPath, BothDirectionsAtOnce)
 TEST_P(FastPath, BothDirectionsOnTheConnectionEngine)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_server>("fp-bidir1", epoll(), [&](fp_server &s, doca_comch_connection *conn) {
-            return bidir_body(s, s, conn, s.dev(), epoll(), 4, 3, mem_kind::aligned, true);
-        });
+        return run_side<fp_server>(
+            "fp-bidir1", epoll(), [&](fp_server &s, doca_comch_connection *conn) {
+                return bidir_body(s, s, conn, s.dev(), epoll(), 4, 3, mem_kind::aligned, true);
+            });
     }));
     fp_client c("fp-bidir1");
     ASSERT_TRUE(c.ok());
@@ -342,8 +371,8 @@ struct imm_case {
     size_t data_len;
     uint32_t imm_len;
 };
-const std::vector<imm_case> kImmCases = {{0, 1},    {0, 7},   {0, 32},  {100, 32}, {4096, 16},
-                                         {3000, 0}, {1, 1},   {0, 31},  {17, 8},   {4096, 32}};
+const std::vector<imm_case> kImmCases = {{0, 1},    {0, 7}, {0, 32}, {100, 32}, {4096, 16},
+                                         {3000, 0}, {1, 1}, {0, 31}, {17, 8},   {4096, 32}};
 
 std::vector<uint8_t> imm_bytes(size_t seq, uint32_t n)
 {
@@ -360,9 +389,10 @@ std::string imm_producer(fp_client &c, doca_comch_connection *conn, bool epoll)
     REQ_OK(start_producer(p));
     for (size_t seq = 0; seq < kImmCases.size(); ++seq) {
         auto imm = imm_bytes(seq, kImmCases[seq].imm_len);
-        doca_error_t rc = p.send(
-            cid, kImmCases[seq].data_len, [&](uint8_t *d, size_t len) { fill_pattern(d, len, pattern_seed(len, seq)); },
-            imm.empty() ? nullptr : imm.data(), uint32_t(imm.size()), {.timeout = 10000ms});
+        doca_error_t rc =
+            p.send(cid, kImmCases[seq].data_len,
+                   [&](uint8_t *d, size_t len) { fill_pattern(d, len, pattern_seed(len, seq)); },
+                   imm.empty() ? nullptr : imm.data(), uint32_t(imm.size()), {.timeout = 10000ms});
         REQ_MSG(rc == DOCA_SUCCESS, "send %zu: %s", seq, err_name(rc).c_str());
     }
     REQ_MSG(p.wait_completions(10000ms), "sends never completed");
@@ -376,9 +406,10 @@ std::string imm_producer(fp_client &c, doca_comch_connection *conn, bool epoll)
 TEST_P(FastPath, ImmediateData)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_client>("fp-imm", epoll(), [&](fp_client &c, doca_comch_connection *conn) {
-            return imm_producer(c, conn, epoll());
-        });
+        return run_side<fp_client>("fp-imm", epoll(),
+                                   [&](fp_client &c, doca_comch_connection *conn) {
+                                       return imm_producer(c, conn, epoll());
+                                   });
     }));
     fp_server s("fp-imm");
     ASSERT_TRUE(s.ok());
@@ -388,21 +419,27 @@ TEST_P(FastPath, ImmediateData)
     ASSERT_TRUE(establish(s, conn));
     {
         consumer cons(conn, s.dev(),
-                      {.slots = 4, .slot_size = 4096, .imm_data_len = 32, .epoll = epoll(), .check_order = true});
+                      {.slots = 4,
+                       .slot_size = 4096,
+                       .imm_data_len = 32,
+                       .epoll = epoll(),
+                       .check_order = true});
         uint32_t v = 0;
         ASSERT_EQ(doca_comch_consumer_get_imm_data_len(cons.handle(), &v), DOCA_SUCCESS);
         EXPECT_EQ(v, 32u);
         ASSERT_EQ(start_consumer(cons, s), "");
         ASSERT_EQ(cons.post_all(), DOCA_SUCCESS);
         ASSERT_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
-        ASSERT_TRUE(cons.progress_until([&] { return cons.received.size() >= kImmCases.size(); }, 10000ms, s.pe()))
+        ASSERT_TRUE(cons.progress_until([&] { return cons.received.size() >= kImmCases.size(); },
+                                        10000ms, s.pe()))
             << "received " << cons.received.size();
         for (size_t seq = 0; seq < kImmCases.size(); ++seq) {
             const recv_record &r = cons.received[seq];
-            SCOPED_TRACE(strf("message %zu: %zu data bytes, %u immediate bytes", seq, kImmCases[seq].data_len,
-                              kImmCases[seq].imm_len));
+            SCOPED_TRACE(strf("message %zu: %zu data bytes, %u immediate bytes", seq,
+                              kImmCases[seq].data_len, kImmCases[seq].imm_len));
             ASSERT_EQ(r.data.size(), kImmCases[seq].data_len);
-            EXPECT_EQ(check_pattern(r.data.data(), r.data.size(), pattern_seed(r.data.size(), seq)), SIZE_MAX);
+            EXPECT_EQ(check_pattern(r.data.data(), r.data.size(), pattern_seed(r.data.size(), seq)),
+                      SIZE_MAX);
             EXPECT_EQ(r.imm, imm_bytes(seq, kImmCases[seq].imm_len));
             if (kImmCases[seq].imm_len == 0)
                 EXPECT_TRUE(r.imm_null) << "no immediate data was sent: get_imm_data must be NULL";
@@ -439,7 +476,8 @@ constexpr int kNmConsumers = 2, kNmProducers = 2;
 
 size_t nm_body_len(uint32_t pid, uint32_t cid, uint64_t seq)
 {
-    return mix64((uint64_t(pid) << 40) ^ (uint64_t(cid) << 20) ^ seq) % (kNmSlot - sizeof(nm_header) + 1);
+    return mix64((uint64_t(pid) << 40) ^ (uint64_t(cid) << 20) ^ seq) %
+           (kNmSlot - sizeof(nm_header) + 1);
 }
 
 // Checks one message against the per-producer sequence; "" if good.
@@ -459,7 +497,8 @@ std::string nm_check(const recv_view &v, uint32_t my_id, std::map<uint32_t, uint
         return strf("length %zu, header says %zu", v.len, sizeof h + h.body_len);
     uint64_t &want = next_seq[v.producer_id];
     if (h.seq != want)
-        return strf("producer %u: sequence %" PRIu64 ", expected %" PRIu64, v.producer_id, h.seq, want);
+        return strf("producer %u: sequence %" PRIu64 ", expected %" PRIu64, v.producer_id, h.seq,
+                    want);
     ++want;
     if (checksum(v.data + sizeof h, h.body_len) != h.sum)
         return strf("producer %u seq %" PRIu64 ": checksum mismatch", v.producer_id, h.seq);
@@ -476,27 +515,34 @@ void nm_fill(uint8_t *d, uint32_t pid, uint32_t cid, uint64_t seq)
     std::memcpy(d, &h, sizeof h);
 }
 
-std::string nm_body(side &s, consumer_events &ev, doca_comch_connection *conn, doca_dev *dev, bool epoll, int per_pair)
+std::string nm_body(side &s, consumer_events &ev, doca_comch_connection *conn, doca_dev *dev,
+                    bool epoll, int per_pair)
 {
     std::vector<std::unique_ptr<consumer>> cons;
     std::vector<std::unique_ptr<producer>> prods;
     for (int i = 0; i < kNmConsumers; ++i) {
         cons.push_back(std::make_unique<consumer>(
             conn, dev,
-            consumer_options{.slots = 8, .slot_size = kNmSlot, .mem = i ? mem_kind::heap : mem_kind::aligned, .epoll = epoll}));
-        REQ_MSG(cons.back()->ok(), "consumer %d: %s/%s", i, err_name(cons.back()->create_rc).c_str(),
-                err_name(cons.back()->setup_rc).c_str());
+            consumer_options{.slots = 8,
+                             .slot_size = kNmSlot,
+                             .mem = i ? mem_kind::heap : mem_kind::aligned,
+                             .epoll = epoll}));
+        REQ_MSG(cons.back()->ok(), "consumer %d: %s/%s", i,
+                err_name(cons.back()->create_rc).c_str(), err_name(cons.back()->setup_rc).c_str());
     }
     for (int i = 0; i < kNmProducers; ++i) {
         prods.push_back(std::make_unique<producer>(
-            conn, dev, producer_options{.num_tasks = 8, .slots = 8, .slot_size = kNmSlot, .epoll = epoll}));
-        REQ_MSG(prods.back()->ok(), "producer %d: %s/%s", i, err_name(prods.back()->create_rc).c_str(),
+            conn, dev,
+            producer_options{.num_tasks = 8, .slots = 8, .slot_size = kNmSlot, .epoll = epoll}));
+        REQ_MSG(prods.back()->ok(), "producer %d: %s/%s", i,
+                err_name(prods.back()->create_rc).c_str(),
                 err_name(prods.back()->setup_rc).c_str());
     }
     std::set<uint32_t> ids;
     for (auto &c : cons)
         ids.insert(c->id());
-    REQ_MSG(ids.size() == size_t(kNmConsumers) && !ids.count(0), "consumer ids not distinct and non-zero");
+    REQ_MSG(ids.size() == size_t(kNmConsumers) && !ids.count(0),
+            "consumer ids not distinct and non-zero");
 
     std::mutex err_mu;
     std::vector<std::string> errors;
@@ -523,14 +569,17 @@ std::string nm_body(side &s, consumer_events &ev, doca_comch_connection *conn, d
             doca_error_t rc = c.start();
             if (rc != DOCA_ERROR_IN_PROGRESS)
                 report(strf("consumer %d start: %s", i, err_name(rc).c_str()));
-            else if (!c.progress_until([&] { return c.state() == DOCA_CTX_STATE_RUNNING; }, 10000ms))
+            else if (!c.progress_until([&] { return c.state() == DOCA_CTX_STATE_RUNNING; },
+                                       10000ms))
                 report(strf("consumer %d not RUNNING (%s)", i, state_name(c.state()).c_str()));
             else if ((rc = c.post_all()) != DOCA_SUCCESS)
                 report(strf("consumer %d post: %s", i, err_name(rc).c_str()));
             else {
                 size_t want = size_t(kNmProducers) * size_t(per_pair);
-                auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
-                if (!c.progress_until([&] { return c.recv_count >= want || !first_bad.empty(); }, left))
+                auto left =
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+                if (!c.progress_until([&] { return c.recv_count >= want || !first_bad.empty(); },
+                                      left))
                     report(strf("consumer %d: received %zu of %zu", i, c.recv_count, want));
                 if (!first_bad.empty())
                     report(strf("consumer %d: %s", i, first_bad.c_str()));
@@ -544,12 +593,15 @@ std::string nm_body(side &s, consumer_events &ev, doca_comch_connection *conn, d
                 // Give the peer's producers time to see their last completions, then stop.
                 c.progress_until([] { return false; }, 50ms);
                 if (c.recv_count != want)
-                    report(strf("consumer %d: %zu messages, expected exactly %zu", i, c.recv_count, want));
+                    report(strf("consumer %d: %zu messages, expected exactly %zu", i, c.recv_count,
+                                want));
                 if ((rc = c.stop_and_wait(nullptr, 5000ms)) != DOCA_SUCCESS)
-                    report(strf("consumer %d stop: %s (%s)", i, err_name(rc).c_str(), state_name(c.state()).c_str()));
+                    report(strf("consumer %d stop: %s (%s)", i, err_name(rc).c_str(),
+                                state_name(c.state()).c_str()));
                 for (auto e : c.errors)
                     if (e != DOCA_ERROR_SHUTDOWN)
-                        report(strf("consumer %d: flushed receive with %s", i, err_name(e).c_str()));
+                        report(
+                            strf("consumer %d: flushed receive with %s", i, err_name(e).c_str()));
             }
             ++done;
         });
@@ -568,12 +620,13 @@ std::string nm_body(side &s, consumer_events &ev, doca_comch_connection *conn, d
                 uint32_t pid = p.id();
                 for (int seq = 0; seq < per_pair && clock::now() < deadline; ++seq)
                     for (uint32_t rid : remote_ids) {
-                        rc = p.send(
-                            rid, sizeof(nm_header) + nm_body_len(pid, rid, uint64_t(seq)),
-                            [&](uint8_t *d, size_t) { nm_fill(d, pid, rid, uint64_t(seq)); }, nullptr, 0,
-                            {.timeout = 10000ms});
+                        rc =
+                            p.send(rid, sizeof(nm_header) + nm_body_len(pid, rid, uint64_t(seq)),
+                                   [&](uint8_t *d, size_t) { nm_fill(d, pid, rid, uint64_t(seq)); },
+                                   nullptr, 0, {.timeout = 10000ms});
                         if (rc != DOCA_SUCCESS) {
-                            report(strf("producer %d -> %u seq %d: %s", i, rid, seq, err_name(rc).c_str()));
+                            report(strf("producer %d -> %u seq %d: %s", i, rid, seq,
+                                        err_name(rc).c_str()));
                             seq = per_pair;
                             break;
                         }
@@ -614,14 +667,16 @@ TEST_P(FastPath, ManyToManyAcrossThreads)
 {
     constexpr int per_pair = 500;
     child_guard srv(spawn([&] {
-        return run_side<fp_server>("fp-nm", epoll(), [&](fp_server &s, doca_comch_connection *conn) {
-            return nm_body(s, s, conn, s.dev(), epoll(), per_pair);
-        });
+        return run_side<fp_server>("fp-nm", epoll(),
+                                   [&](fp_server &s, doca_comch_connection *conn) {
+                                       return nm_body(s, s, conn, s.dev(), epoll(), per_pair);
+                                   });
     }));
     child_guard cli(spawn([&] {
-        return run_side<fp_client>("fp-nm", epoll(), [&](fp_client &c, doca_comch_connection *conn) {
-            return nm_body(c, c, conn, c.dev(), epoll(), per_pair);
-        });
+        return run_side<fp_client>("fp-nm", epoll(),
+                                   [&](fp_client &c, doca_comch_connection *conn) {
+                                       return nm_body(c, c, conn, c.dev(), epoll(), per_pair);
+                                   });
     }));
     EXPECT_EQ(cli.wait(40000ms), 0) << "client (host) side";
     EXPECT_EQ(srv.wait(40000ms), 0) << "server (DPU) side";
@@ -637,18 +692,22 @@ constexpr size_t kVictimMessages = 50;
 
 std::string doomed_consumer(fp_server &s, doca_comch_connection *conn, bool epoll)
 {
-    consumer cons(conn, s.dev(), {.slots = 4, .slot_size = 4096, .epoll = epoll, .check_order = true});
+    consumer cons(conn, s.dev(),
+                  {.slots = 4, .slot_size = 4096, .epoll = epoll, .check_order = true});
     REQ_OK(start_consumer(cons, s));
-    cons.on_recv = [](consumer &, const recv_view &) {};
+    cons.on_recv = [](consumer &, const recv_view &) {
+    };
     REQ_EQ(cons.post_all(), DOCA_SUCCESS);
     REQ_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
-    REQ_MSG(cons.progress_until([&] { return cons.recv_count >= kVictimMessages; }, 10000ms, s.pe()),
-            "received %zu", cons.recv_count);
+    REQ_MSG(
+        cons.progress_until([&] { return cons.recv_count >= kVictimMessages; }, 10000ms, s.pe()),
+        "received %zu", cons.recv_count);
     // The producer keeps sending while this consumer goes away.
     doca_error_t rc = doca_ctx_stop(cons.ctx());
     REQ_MSG(rc == DOCA_SUCCESS || rc == DOCA_ERROR_IN_PROGRESS, "stop: %s", err_name(rc).c_str());
-    REQ_MSG(cons.progress_until([&] { return cons.state() == DOCA_CTX_STATE_IDLE; }, 5000ms, s.pe()),
-            "consumer stuck in %s", state_name(cons.state()).c_str());
+    REQ_MSG(
+        cons.progress_until([&] { return cons.state() == DOCA_CTX_STATE_IDLE; }, 5000ms, s.pe()),
+        "consumer stuck in %s", state_name(cons.state()).c_str());
     for (auto e : cons.errors)
         REQ_EQ(e, DOCA_ERROR_SHUTDOWN);
     REQ_MSG(cons.anomalies.empty(), "%s", join(cons.anomalies).c_str());
@@ -661,9 +720,10 @@ std::string doomed_consumer(fp_server &s, doca_comch_connection *conn, bool epol
 TEST_P(FastPath, ConsumerDestroyedWhileProducerSends)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_server>("fp-victim", epoll(), [&](fp_server &s, doca_comch_connection *conn) {
-            return doomed_consumer(s, conn, epoll());
-        });
+        return run_side<fp_server>("fp-victim", epoll(),
+                                   [&](fp_server &s, doca_comch_connection *conn) {
+                                       return doomed_consumer(s, conn, epoll());
+                                   });
     }));
     fp_client c("fp-victim");
     ASSERT_TRUE(c.ok());
@@ -674,10 +734,13 @@ TEST_P(FastPath, ConsumerDestroyedWhileProducerSends)
     {
         uint32_t cid = 0;
         ASSERT_EQ(learn_remote_consumer(c, c, conn, cid), "");
-        producer p(conn, c.dev(), {.num_tasks = 8, .slots = 8, .slot_size = 4096, .epoll = epoll()});
+        producer p(conn, c.dev(),
+                   {.num_tasks = 8, .slots = 8, .slot_size = 4096, .epoll = epoll()});
         ASSERT_EQ(start_producer(p), "");
         pe_group conn_pe({c.pe()}, epoll());
-        send_options so{.timeout = 5000ms, .pump = [&] { conn_pe.round(0); }};
+        send_options so{.timeout = 5000ms, .pump = [&] {
+                            conn_pe.round(0);
+                        }};
         std::vector<uint8_t> msg(512, 0x5a);
         doca_error_t rc = DOCA_SUCCESS;
         auto end = clock::now() + 10000ms;
@@ -690,12 +753,14 @@ TEST_P(FastPath, ConsumerDestroyedWhileProducerSends)
         }
         EXPECT_EQ(rc, DOCA_ERROR_NOT_FOUND) << "sending to a consumer that is going away";
         EXPECT_GE(p.submitted, kVictimMessages);
-        ASSERT_TRUE(p.wait_completions(5000ms, [&] { conn_pe.round(0); })) << p.in_flight() << " sends never completed";
+        ASSERT_TRUE(p.wait_completions(5000ms, [&] { conn_pe.round(0); }))
+            << p.in_flight() << " sends never completed";
         EXPECT_EQ(p.ok_count + p.err_count, p.submitted);
         if (p.err_count)
-            std::fprintf(stderr, "note: %zu of %zu accepted sends failed: %s\n", p.err_count, p.submitted,
-                         errs_to_string(p.err_statuses).c_str());
-        ASSERT_TRUE(c.progress_until([&] { return c.has_expired(cid); }, 5000ms)) << "no expired-consumer event";
+            std::fprintf(stderr, "note: %zu of %zu accepted sends failed: %s\n", p.err_count,
+                         p.submitted, errs_to_string(p.err_statuses).c_str());
+        ASSERT_TRUE(c.progress_until([&] { return c.has_expired(cid); }, 5000ms))
+            << "no expired-consumer event";
         for (auto &e : c.expired()) {
             if (e.id == cid) {
                 EXPECT_EQ(e.conn, conn);
@@ -703,7 +768,8 @@ TEST_P(FastPath, ConsumerDestroyedWhileProducerSends)
         }
         // After the expired event every send to that id is refused at once.
         for (int i = 0; i < 3; ++i)
-            EXPECT_EQ(p.send(cid, msg.data(), msg.size(), nullptr, 0, {.timeout = 200ms}), DOCA_ERROR_NOT_FOUND);
+            EXPECT_EQ(p.send(cid, msg.data(), msg.size(), nullptr, 0, {.timeout = 200ms}),
+                      DOCA_ERROR_NOT_FOUND);
         ASSERT_EQ(p.stop_and_wait(), DOCA_SUCCESS);
         EXPECT_EQ(p.destroy(), DOCA_SUCCESS);
     }
@@ -719,8 +785,7 @@ namespace {
 
 // The killed side: streams forever (a consumer that keeps reposting, or a producer that keeps
 // sending) until SIGKILL.
-template <class S>
-int doomed_peer(const std::string &name, bool consumes)
+template <class S> int doomed_peer(const std::string &name, bool consumes)
 {
     S s(name);
     CHILD_CHECK(s.ok());
@@ -731,7 +796,8 @@ int doomed_peer(const std::string &name, bool consumes)
         consumer cons(conn, s.dev(), {.slots = 8, .slot_size = 4096});
         std::string e = start_consumer(cons, s);
         CHILD_CHECK_MSG(e.empty(), "%s", e.c_str());
-        cons.on_recv = [](consumer &, const recv_view &) {};
+        cons.on_recv = [](consumer &, const recv_view &) {
+        };
         CHILD_CHECK_EQ(cons.post_all(), DOCA_SUCCESS);
         CHILD_CHECK_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
         pe_group g({cons.pe(), s.pe()});
@@ -749,18 +815,25 @@ int doomed_peer(const std::string &name, bool consumes)
     pe_group g({s.pe()});
     std::vector<uint8_t> msg(1000, 0xa5);
     for (;;) {
-        p.send(cid, msg.data(), msg.size(), nullptr, 0, {.timeout = 1000ms, .pump = [&] { g.round(0); }});
+        p.send(cid, msg.data(), msg.size(), nullptr, 0, {.timeout = 1000ms, .pump = [&] {
+                                                             g.round(0);
+                                                         }});
         g.round(0);
     }
 }
 
-bool side_saw_disconnect(fp_server &s) { return !s.disconnected.empty(); }
-bool side_saw_disconnect(fp_client &c) { return c.state() != DOCA_CTX_STATE_RUNNING; }
+bool side_saw_disconnect(fp_server &s)
+{
+    return !s.disconnected.empty();
+}
+bool side_saw_disconnect(fp_client &c)
+{
+    return c.state() != DOCA_CTX_STATE_RUNNING;
+}
 
 // Survivor of type S (parent), killed peer of type K (child). `survivor_consumes`: the survivor
 // holds the consumer (the killed peer produces), otherwise the survivor produces.
-template <class S, class K>
-void peer_killed(const char *name, bool survivor_consumes, bool epoll)
+template <class S, class K> void peer_killed(const char *name, bool survivor_consumes, bool epoll)
 {
     std::unique_ptr<S> s;
     std::unique_ptr<child_guard> child;
@@ -769,9 +842,11 @@ void peer_killed(const char *name, bool survivor_consumes, bool epoll)
         ASSERT_TRUE(s->ok());
         s->set_epoll_mode(epoll);
         ASSERT_EQ(s->start(), DOCA_SUCCESS);
-        child = std::make_unique<child_guard>(spawn([&] { return doomed_peer<K>(name, !survivor_consumes); }));
+        child = std::make_unique<child_guard>(
+            spawn([&] { return doomed_peer<K>(name, !survivor_consumes); }));
     } else {
-        child = std::make_unique<child_guard>(spawn([&] { return doomed_peer<K>(name, !survivor_consumes); }));
+        child = std::make_unique<child_guard>(
+            spawn([&] { return doomed_peer<K>(name, !survivor_consumes); }));
         s = std::make_unique<S>(name);
         ASSERT_TRUE(s->ok());
         s->set_epoll_mode(epoll);
@@ -781,9 +856,11 @@ void peer_killed(const char *name, bool survivor_consumes, bool epoll)
     ASSERT_TRUE(establish(*s, conn));
 
     if (survivor_consumes) {
-        consumer cons(conn, s->dev(), {.slots = 8, .slot_size = 4096, .epoll = epoll, .check_order = true});
+        consumer cons(conn, s->dev(),
+                      {.slots = 8, .slot_size = 4096, .epoll = epoll, .check_order = true});
         ASSERT_EQ(start_consumer(cons, *s), "");
-        cons.on_recv = [](consumer &, const recv_view &) {};
+        cons.on_recv = [](consumer &, const recv_view &) {
+        };
         ASSERT_EQ(cons.post_all(), DOCA_SUCCESS);
         ASSERT_EQ(send_ctrl(*s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
         ASSERT_TRUE(cons.progress_until([&] { return cons.recv_count >= 200; }, 10000ms, s->pe()))
@@ -802,8 +879,11 @@ void peer_killed(const char *name, bool survivor_consumes, bool epoll)
         EXPECT_TRUE(s->progress_until([&] { return side_saw_disconnect(*s); }, 5000ms))
             << "the connection owner did not see the peer go";
         doca_error_t rc = doca_ctx_stop(cons.ctx());
-        EXPECT_TRUE(rc == DOCA_SUCCESS || rc == DOCA_ERROR_IN_PROGRESS || rc == DOCA_ERROR_BAD_STATE) << err_name(rc);
-        EXPECT_TRUE(cons.progress_until([&] { return cons.state() == DOCA_CTX_STATE_IDLE; }, 5000ms, s->pe()))
+        EXPECT_TRUE(rc == DOCA_SUCCESS || rc == DOCA_ERROR_IN_PROGRESS ||
+                    rc == DOCA_ERROR_BAD_STATE)
+            << err_name(rc);
+        EXPECT_TRUE(cons.progress_until([&] { return cons.state() == DOCA_CTX_STATE_IDLE; }, 5000ms,
+                                        s->pe()))
             << "consumer stuck in " << state_name(cons.state());
         EXPECT_EQ(cons.destroy(), DOCA_SUCCESS);
     } else {
@@ -812,7 +892,9 @@ void peer_killed(const char *name, bool survivor_consumes, bool epoll)
         producer p(conn, s->dev(), {.num_tasks = 8, .slots = 8, .slot_size = 4096, .epoll = epoll});
         ASSERT_EQ(start_producer(p), "");
         pe_group conn_pe({s->pe()}, epoll);
-        send_options so{.timeout = 5000ms, .pump = [&] { conn_pe.round(0); }};
+        send_options so{.timeout = 5000ms, .pump = [&] {
+                            conn_pe.round(0);
+                        }};
         std::vector<uint8_t> msg(1000, 0x3c);
         auto end = clock::now() + 10000ms;
         while (p.ok_count < 200 && clock::now() < end) {
@@ -876,12 +958,14 @@ TEST_P(FastPath, ConsumerProcessKilled_DpuProducerSurvives)
 TEST_P(FastPath, ConsumerStopFlushesPostedReceives)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_client>("fp-flush", epoll(), [&](fp_client &c, doca_comch_connection *conn) -> std::string {
-            uint32_t cid = 0;
-            REQ_OK(learn_remote_consumer(c, c, conn, cid));
-            REQ_MSG(c.progress_until([&] { return c.has_expired(cid); }, 10000ms), "no expired event for %u", cid);
-            return "";
-        });
+        return run_side<fp_client>(
+            "fp-flush", epoll(), [&](fp_client &c, doca_comch_connection *conn) -> std::string {
+                uint32_t cid = 0;
+                REQ_OK(learn_remote_consumer(c, c, conn, cid));
+                REQ_MSG(c.progress_until([&] { return c.has_expired(cid); }, 10000ms),
+                        "no expired event for %u", cid);
+                return "";
+            });
     }));
     fp_server s("fp-flush");
     ASSERT_TRUE(s.ok());
@@ -890,7 +974,8 @@ TEST_P(FastPath, ConsumerStopFlushesPostedReceives)
     doca_comch_connection *conn = nullptr;
     ASSERT_TRUE(establish(s, conn));
     {
-        consumer cons(conn, s.dev(), {.slots = 4, .slot_size = 4096, .hold_errors = true, .epoll = epoll()});
+        consumer cons(conn, s.dev(),
+                      {.slots = 4, .slot_size = 4096, .hold_errors = true, .epoll = epoll()});
         ASSERT_EQ(start_consumer(cons, s), "");
         ASSERT_EQ(cons.post_all(), DOCA_SUCCESS);
         size_t inflight = 0;
@@ -899,12 +984,14 @@ TEST_P(FastPath, ConsumerStopFlushesPostedReceives)
         ASSERT_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
         EXPECT_EQ(doca_ctx_stop(cons.ctx()), DOCA_ERROR_IN_PROGRESS);
         ASSERT_TRUE(cons.progress_until([&] { return cons.errors.size() >= 4; }, 5000ms, s.pe()));
-        EXPECT_EQ(errs_to_string(cons.errors),
-                  "[DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN]");
+        EXPECT_EQ(
+            errs_to_string(cons.errors),
+            "[DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN,DOCA_ERROR_SHUTDOWN]");
         EXPECT_EQ(join(cons.anomalies), "") << "buffers must come back untouched";
         // Flushed through their callbacks: IDLE, although the program has not freed them yet
         // (they stay the program's to free).
-        EXPECT_TRUE(cons.progress_until([&] { return cons.state() == DOCA_CTX_STATE_IDLE; }, 5000ms, s.pe()));
+        EXPECT_TRUE(cons.progress_until([&] { return cons.state() == DOCA_CTX_STATE_IDLE; }, 5000ms,
+                                        s.pe()));
         EXPECT_EQ(states_to_string(cons.states), "[STARTING,RUNNING,STOPPING,IDLE]");
         cons.free_held();
         EXPECT_EQ(cons.destroy(), DOCA_SUCCESS);
@@ -918,29 +1005,32 @@ TEST_P(FastPath, ConsumerStopFlushesPostedReceives)
 TEST_P(FastPath, ConsumerIdsAndEvents)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_server>("fp-ids", epoll(), [&](fp_server &s, doca_comch_connection *conn) -> std::string {
-            std::string rest;
-            REQ_MSG(expect_msg(s, "ids ", &rest, 10000ms), "no \"ids\"");
-            std::set<uint32_t> want;
-            std::istringstream in(rest);
-            for (uint32_t v; in >> v;)
-                want.insert(v);
-            REQ_MSG(s.progress_until([&] { return s.news_count() >= want.size(); }, 5000ms), "%zu of %zu new events",
-                    s.news_count(), want.size());
-            std::set<uint32_t> got;
-            for (auto &e : s.news()) {
-                got.insert(e.id);
-                REQ_MSG(e.conn == conn, "event on another connection");
-            }
-            REQ_MSG(got == want, "new-consumer events carry other ids than doca_comch_consumer_get_id");
-            REQ_MSG(s.progress_until([&] { return s.expired().size() >= want.size(); }, 10000ms),
+        return run_side<fp_server>(
+            "fp-ids", epoll(), [&](fp_server &s, doca_comch_connection *conn) -> std::string {
+                std::string rest;
+                REQ_MSG(expect_msg(s, "ids ", &rest, 10000ms), "no \"ids\"");
+                std::set<uint32_t> want;
+                std::istringstream in(rest);
+                for (uint32_t v; in >> v;)
+                    want.insert(v);
+                REQ_MSG(s.progress_until([&] { return s.news_count() >= want.size(); }, 5000ms),
+                        "%zu of %zu new events", s.news_count(), want.size());
+                std::set<uint32_t> got;
+                for (auto &e : s.news()) {
+                    got.insert(e.id);
+                    REQ_MSG(e.conn == conn, "event on another connection");
+                }
+                REQ_MSG(got == want,
+                        "new-consumer events carry other ids than doca_comch_consumer_get_id");
+                REQ_MSG(
+                    s.progress_until([&] { return s.expired().size() >= want.size(); }, 10000ms),
                     "%zu of %zu expired events", s.expired().size(), want.size());
-            std::set<uint32_t> gone;
-            for (auto &e : s.expired())
-                gone.insert(e.id);
-            REQ_MSG(gone == want, "expired events carry other ids");
-            return "";
-        });
+                std::set<uint32_t> gone;
+                for (auto &e : s.expired())
+                    gone.insert(e.id);
+                REQ_MSG(gone == want, "expired events carry other ids");
+                return "";
+            });
     }));
     fp_client c("fp-ids");
     ASSERT_TRUE(c.ok());
@@ -953,10 +1043,12 @@ TEST_P(FastPath, ConsumerIdsAndEvents)
         std::set<uint32_t> ids;
         std::string list;
         for (int i = 0; i < 3; ++i) {
-            cons.push_back(std::make_unique<consumer>(conn, c.dev(), consumer_options{.slots = 1, .epoll = epoll()}));
+            cons.push_back(std::make_unique<consumer>(
+                conn, c.dev(), consumer_options{.slots = 1, .epoll = epoll()}));
             ASSERT_EQ(start_consumer(*cons.back(), c), "");
             uint32_t v = 99;
-            EXPECT_EQ(doca_comch_consumer_get_imm_data_len(cons.back()->handle(), &v), DOCA_SUCCESS);
+            EXPECT_EQ(doca_comch_consumer_get_imm_data_len(cons.back()->handle(), &v),
+                      DOCA_SUCCESS);
             EXPECT_EQ(v, 0u) << "default immediate-data length";
             ids.insert(cons.back()->id());
             list += std::to_string(cons.back()->id()) + " ";
@@ -978,14 +1070,15 @@ TEST_P(FastPath, ConsumerIdsAndEvents)
 TEST_F(FastPathOnce, ConsumerRunsOnlyOnceThePeerKnowsIt)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_server>("fp-ack", false, [&](fp_server &s, doca_comch_connection *conn) -> std::string {
-            REQ_MSG(expect_msg(s, "nap", nullptr, 10000ms), "no \"nap\"");
-            REQ_EQ(send_ctrl(s, conn, "napping"), DOCA_SUCCESS);
-            std::this_thread::sleep_for(500ms); // no progress at all
-            uint32_t cid = 0;
-            REQ_OK(learn_remote_consumer(s, s, conn, cid));
-            return "";
-        });
+        return run_side<fp_server>(
+            "fp-ack", false, [&](fp_server &s, doca_comch_connection *conn) -> std::string {
+                REQ_MSG(expect_msg(s, "nap", nullptr, 10000ms), "no \"nap\"");
+                REQ_EQ(send_ctrl(s, conn, "napping"), DOCA_SUCCESS);
+                std::this_thread::sleep_for(500ms); // no progress at all
+                uint32_t cid = 0;
+                REQ_OK(learn_remote_consumer(s, s, conn, cid));
+                return "";
+            });
     }));
     fp_client c("fp-ack");
     ASSERT_TRUE(c.ok());
@@ -1001,10 +1094,12 @@ TEST_F(FastPathOnce, ConsumerRunsOnlyOnceThePeerKnowsIt)
         ASSERT_EQ(cons.start(), DOCA_ERROR_IN_PROGRESS);
         ASSERT_EQ(send_ctrl(c, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
         cons.progress_until([] { return false; }, 250ms, c.pe());
-        EXPECT_EQ(cons.state(), DOCA_CTX_STATE_STARTING) << "RUNNING before the peer could learn the consumer's id";
+        EXPECT_EQ(cons.state(), DOCA_CTX_STATE_STARTING)
+            << "RUNNING before the peer could learn the consumer's id";
         EXPECT_EQ(states_to_string(cons.states), "[STARTING]");
         ASSERT_TRUE(cons.wait_running(c.pe(), 5000ms)) << "state " << state_name(cons.state());
-        EXPECT_GE(std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t0).count(), 300);
+        EXPECT_GE(std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t0).count(),
+                  300);
         EXPECT_EQ(cons.stop_and_wait(c.pe()), DOCA_SUCCESS);
         EXPECT_EQ(cons.destroy(), DOCA_SUCCESS);
     }
@@ -1017,20 +1112,23 @@ TEST_F(FastPathOnce, ConsumerRunsOnlyOnceThePeerKnowsIt)
 TEST_F(FastPathOnce, AgainClearsWithoutLocalProgress)
 {
     child_guard child(spawn([&] {
-        return run_side<fp_server>("fp-again", false, [&](fp_server &s, doca_comch_connection *conn) -> std::string {
-            consumer cons(conn, s.dev(), {.slots = 1, .slot_size = 4096});
-            REQ_OK(start_consumer(cons, s));
-            REQ_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
-            REQ_MSG(expect_msg(s, "go", nullptr, 10000ms), "no \"go\"");
-            std::this_thread::sleep_for(200ms);
-            REQ_EQ(cons.post(0), DOCA_SUCCESS);
-            REQ_MSG(cons.progress_until([&] { return cons.received.size() == 1; }, 10000ms, s.pe()), "nothing came");
-            auto &r = cons.received.front();
-            REQ_EQ(r.data.size(), 300u);
-            REQ_EQ(check_pattern(r.data.data(), 300, pattern_seed(300, 0)), SIZE_MAX);
-            REQ_EQ(send_ctrl(s, conn, "rx"), DOCA_SUCCESS);
-            return "";
-        });
+        return run_side<fp_server>(
+            "fp-again", false, [&](fp_server &s, doca_comch_connection *conn) -> std::string {
+                consumer cons(conn, s.dev(), {.slots = 1, .slot_size = 4096});
+                REQ_OK(start_consumer(cons, s));
+                REQ_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
+                REQ_MSG(expect_msg(s, "go", nullptr, 10000ms), "no \"go\"");
+                std::this_thread::sleep_for(200ms);
+                REQ_EQ(cons.post(0), DOCA_SUCCESS);
+                REQ_MSG(
+                    cons.progress_until([&] { return cons.received.size() == 1; }, 10000ms, s.pe()),
+                    "nothing came");
+                auto &r = cons.received.front();
+                REQ_EQ(r.data.size(), 300u);
+                REQ_EQ(check_pattern(r.data.data(), 300, pattern_seed(300, 0)), SIZE_MAX);
+                REQ_EQ(send_ctrl(s, conn, "rx"), DOCA_SUCCESS);
+                return "";
+            });
     }));
     fp_client c("fp-again");
     ASSERT_TRUE(c.ok());
@@ -1046,13 +1144,15 @@ TEST_F(FastPathOnce, AgainClearsWithoutLocalProgress)
         doca_buf *buf = p.mem().get_by_data(0, 300);
         ASSERT_NE(buf, nullptr);
         doca_comch_producer_task_send *t = nullptr;
-        ASSERT_EQ(doca_comch_producer_task_send_alloc_init(p.handle(), buf, nullptr, 0, cid, &t), DOCA_SUCCESS);
+        ASSERT_EQ(doca_comch_producer_task_send_alloc_init(p.handle(), buf, nullptr, 0, cid, &t),
+                  DOCA_SUCCESS);
         doca_task *task = doca_comch_producer_task_send_as_task(t);
         union doca_data ud;
         ud.u64 = producer::kExternal; // the harness's callback releases buf and frees the task
         doca_task_set_user_data(task, ud);
         for (int i = 0; i < 20; ++i) {
-            ASSERT_EQ(doca_task_submit(task), DOCA_ERROR_AGAIN) << "no buffer is posted yet (try " << i << ")";
+            ASSERT_EQ(doca_task_submit(task), DOCA_ERROR_AGAIN)
+                << "no buffer is posted yet (try " << i << ")";
             std::this_thread::sleep_for(1ms);
         }
         ASSERT_EQ(send_ctrl(c, conn, "go"), DOCA_SUCCESS);
@@ -1065,7 +1165,8 @@ TEST_F(FastPathOnce, AgainClearsWithoutLocalProgress)
             std::this_thread::sleep_for(200us);
         }
         ASSERT_EQ(rc, DOCA_SUCCESS) << "after " << tries << " AGAIN retries";
-        auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t0).count();
+        auto waited =
+            std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t0).count();
         EXPECT_GE(waited, 100) << "the consumer only posts 200 ms after \"go\"";
         // The completion arrives through the producer's engine; the send task goes back to the pool.
         ASSERT_TRUE(p.group().until([&] { return p.ok_count + p.err_count == 1; }, 5000ms));
@@ -1103,11 +1204,12 @@ TEST_F(FastPathOnce, NullArgumentsAndCapabilities)
     EXPECT_EQ(doca_comch_producer_cap_get_max_buf_list_len(di, &v), DOCA_SUCCESS);
     EXPECT_EQ(v, 1u);
     using cap_fn = doca_error_t (*)(const doca_devinfo *, uint32_t *);
-    for (cap_fn f : {doca_comch_consumer_cap_get_max_num_tasks, doca_comch_consumer_cap_get_max_buf_size,
-                     doca_comch_consumer_cap_get_max_buf_list_len, doca_comch_consumer_cap_get_max_consumers,
-                     doca_comch_consumer_cap_get_max_imm_data_len, doca_comch_producer_cap_get_max_num_tasks,
-                     doca_comch_producer_cap_get_max_buf_size, doca_comch_producer_cap_get_max_buf_list_len,
-                     doca_comch_producer_cap_get_max_producers}) {
+    for (cap_fn f :
+         {doca_comch_consumer_cap_get_max_num_tasks, doca_comch_consumer_cap_get_max_buf_size,
+          doca_comch_consumer_cap_get_max_buf_list_len, doca_comch_consumer_cap_get_max_consumers,
+          doca_comch_consumer_cap_get_max_imm_data_len, doca_comch_producer_cap_get_max_num_tasks,
+          doca_comch_producer_cap_get_max_buf_size, doca_comch_producer_cap_get_max_buf_list_len,
+          doca_comch_producer_cap_get_max_producers}) {
         v = 0;
         EXPECT_EQ(f(di, &v), DOCA_SUCCESS);
         EXPECT_GT(v, 0u);
@@ -1130,14 +1232,20 @@ TEST_F(FastPathOnce, NullArgumentsAndCapabilities)
     EXPECT_EQ(doca_comch_consumer_set_imm_data_len(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_as_ctx(nullptr), nullptr);
     EXPECT_EQ(doca_comch_producer_as_ctx(nullptr), nullptr);
-    auto rcb = [](doca_comch_consumer_task_post_recv *, union doca_data, union doca_data) {};
-    auto scb = [](doca_comch_producer_task_send *, union doca_data, union doca_data) {};
-    EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(nullptr, rcb, rcb, 4), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_producer_task_send_set_conf(nullptr, scb, scb, 4), DOCA_ERROR_INVALID_VALUE);
+    auto rcb = [](doca_comch_consumer_task_post_recv *, union doca_data, union doca_data) {
+    };
+    auto scb = [](doca_comch_producer_task_send *, union doca_data, union doca_data) {
+    };
+    EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(nullptr, rcb, rcb, 4),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_producer_task_send_set_conf(nullptr, scb, scb, 4),
+              DOCA_ERROR_INVALID_VALUE);
     doca_comch_consumer_task_post_recv *rt = nullptr;
     doca_comch_producer_task_send *st = nullptr;
-    EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(nullptr, nullptr, &rt), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_producer_task_send_alloc_init(nullptr, nullptr, nullptr, 0, 1, &st), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(nullptr, nullptr, &rt),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_producer_task_send_alloc_init(nullptr, nullptr, nullptr, 0, 1, &st),
+              DOCA_ERROR_INVALID_VALUE);
     // Task accessors with NULL.
     EXPECT_EQ(doca_comch_consumer_task_post_recv_get_buf(nullptr), nullptr);
     EXPECT_EQ(doca_comch_consumer_task_post_recv_get_producer_id(nullptr), 0u);
@@ -1162,19 +1270,28 @@ TEST_F(FastPathOnce, NullArgumentsAndCapabilities)
     EXPECT_EQ(doca_comch_consumer_completion_destroy(nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_completion_start(nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_completion_stop(nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_set_dpa_thread(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_get_dpa_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_set_max_num_consumers(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_get_max_num_consumers(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_set_max_num_recv(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_get_max_num_recv(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_set_imm_data_len(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_consumer_completion_get_imm_data_len(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_dpa_thread(nullptr, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_dpa_handle(nullptr, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_max_num_consumers(nullptr, 4),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_max_num_consumers(nullptr, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_max_num_recv(nullptr, 4),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_max_num_recv(nullptr, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_set_imm_data_len(nullptr, 4),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_completion_get_imm_data_len(nullptr, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_set_completion(nullptr, nullptr, 0), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_set_dev_max_num_recv(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_consumer_get_dpa_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_producer_set_dev_max_num_send(nullptr, 4), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_comch_producer_dpa_completion_attach(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_producer_dpa_completion_attach(nullptr, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_producer_get_dpa_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
 
     EXPECT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
@@ -1191,7 +1308,8 @@ std::string reporting_consumer(fp_server &s, doca_comch_connection *conn)
     REQ_OK(start_consumer(cons, s));
     std::vector<std::string> reports;
     cons.on_recv = [&](consumer &, const recv_view &v) {
-        reports.push_back(strf("rx %zu %u %u %" PRIu64, v.len, v.producer_id, v.imm_len, checksum(v.data, v.len)));
+        reports.push_back(strf("rx %zu %u %u %" PRIu64, v.len, v.producer_id, v.imm_len,
+                               checksum(v.data, v.len)));
     };
     REQ_EQ(cons.post_all(), DOCA_SUCCESS);
     REQ_EQ(send_ctrl(s, conn, "cid " + std::to_string(cons.id())), DOCA_SUCCESS);
@@ -1228,8 +1346,10 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
     doca_comch_connection *conn = nullptr;
     ASSERT_TRUE(establish(c, conn));
     doca_dev *dev = c.dev();
-    auto rcb = [](doca_comch_consumer_task_post_recv *, union doca_data, union doca_data) {};
-    auto scb = [](doca_comch_producer_task_send *, union doca_data, union doca_data) {};
+    auto rcb = [](doca_comch_consumer_task_post_recv *, union doca_data, union doca_data) {
+    };
+    auto scb = [](doca_comch_producer_task_send *, union doca_data, union doca_data) {
+    };
     {
         // Creation with bad arguments.
         region started(dev, 8192);
@@ -1241,8 +1361,10 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
             << "consumer over an mmap that is not started";
         EXPECT_EQ(k, nullptr);
         EXPECT_EQ(doca_comch_consumer_create(conn, nullptr, &k), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_consumer_create(nullptr, started.mmap(), &k), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_consumer_create(conn, started.mmap(), nullptr), DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_consumer_create(nullptr, started.mmap(), &k),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_consumer_create(conn, started.mmap(), nullptr),
+                  DOCA_ERROR_INVALID_VALUE);
         doca_comch_producer *pr = nullptr;
         EXPECT_EQ(doca_comch_producer_create(conn, nullptr), DOCA_ERROR_INVALID_VALUE);
 
@@ -1258,12 +1380,17 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         EXPECT_EQ(doca_comch_consumer_get_imm_data_len(k, &v), DOCA_SUCCESS);
         EXPECT_EQ(v, 32u);
         uint32_t max_tasks = 0;
-        ASSERT_EQ(doca_comch_consumer_cap_get_max_num_tasks(doca_dev_as_devinfo(dev), &max_tasks), DOCA_SUCCESS);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, nullptr, rcb, 2), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, nullptr, 2), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, 0), DOCA_ERROR_INVALID_VALUE);
+        ASSERT_EQ(doca_comch_consumer_cap_get_max_num_tasks(doca_dev_as_devinfo(dev), &max_tasks),
+                  DOCA_SUCCESS);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, nullptr, rcb, 2),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, nullptr, 2),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, 0),
+                  DOCA_ERROR_INVALID_VALUE);
         if (max_tasks < UINT32_MAX) {
-            EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, max_tasks + 1), DOCA_ERROR_INVALID_VALUE);
+            EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, max_tasks + 1),
+                      DOCA_ERROR_INVALID_VALUE);
         }
         EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, 2), DOCA_SUCCESS);
         // No DPA on the emulated device.
@@ -1283,12 +1410,17 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         ASSERT_NE(inside, nullptr);
         ASSERT_NE(outside, nullptr);
         doca_comch_consumer_task_post_recv *rt = nullptr;
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &rt), DOCA_ERROR_BAD_STATE) << "IDLE";
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &rt),
+                  DOCA_ERROR_BAD_STATE)
+            << "IDLE";
         EXPECT_EQ(doca_ctx_start(kctx), DOCA_ERROR_IN_PROGRESS);
         // STARTING until progress: configuration is frozen, no receives yet, no destroy.
         EXPECT_EQ(doca_comch_consumer_set_imm_data_len(k, 8), DOCA_ERROR_BAD_STATE);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, 2), DOCA_ERROR_BAD_STATE);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &rt), DOCA_ERROR_BAD_STATE) << "STARTING";
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_set_conf(k, rcb, rcb, 2),
+                  DOCA_ERROR_BAD_STATE);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &rt),
+                  DOCA_ERROR_BAD_STATE)
+            << "STARTING";
         EXPECT_EQ(doca_comch_consumer_destroy(k), DOCA_ERROR_IN_USE);
         pe_group both({kpe, c.pe()});
         ASSERT_TRUE(both.until(
@@ -1301,14 +1433,18 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         EXPECT_EQ(doca_comch_consumer_destroy(k), DOCA_ERROR_IN_USE);
         EXPECT_EQ(doca_comch_consumer_set_imm_data_len(k, 8), DOCA_ERROR_BAD_STATE);
         // Receive tasks: NULLs, a buf of another mmap, pool exhaustion, accessors.
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, nullptr, &rt), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, nullptr), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, outside, &rt), DOCA_ERROR_INVALID_VALUE)
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, nullptr, &rt),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, nullptr),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, outside, &rt),
+                  DOCA_ERROR_INVALID_VALUE)
             << "buf outside the consumer's mmap";
         doca_comch_consumer_task_post_recv *t1 = nullptr, *t2 = nullptr, *t3 = nullptr;
         ASSERT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &t1), DOCA_SUCCESS);
         ASSERT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &t2), DOCA_SUCCESS);
-        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &t3), DOCA_ERROR_NO_MEMORY);
+        EXPECT_EQ(doca_comch_consumer_task_post_recv_alloc_init(k, inside, &t3),
+                  DOCA_ERROR_NO_MEMORY);
         EXPECT_EQ(doca_comch_consumer_task_post_recv_get_buf(t1), inside);
         EXPECT_EQ(doca_comch_consumer_task_post_recv_get_producer_id(t1), 0u) << "not completed";
         EXPECT_EQ(doca_comch_consumer_task_post_recv_get_imm_data_len(t1), 0u);
@@ -1322,7 +1458,8 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         doca_task_free(doca_comch_consumer_task_post_recv_as_task(t1));
         doca_task_free(doca_comch_consumer_task_post_recv_as_task(t2));
         doca_error_t stop_rc = doca_ctx_stop(kctx);
-        EXPECT_TRUE(stop_rc == DOCA_SUCCESS || stop_rc == DOCA_ERROR_IN_PROGRESS) << err_name(stop_rc);
+        EXPECT_TRUE(stop_rc == DOCA_SUCCESS || stop_rc == DOCA_ERROR_IN_PROGRESS)
+            << err_name(stop_rc);
         EXPECT_TRUE(both.until(
             [&] {
                 doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
@@ -1341,9 +1478,12 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         EXPECT_EQ(doca_comch_producer_get_id(pr, nullptr), DOCA_ERROR_INVALID_VALUE);
         EXPECT_EQ(doca_comch_producer_get_id(pr, &v), DOCA_SUCCESS);
         EXPECT_NE(v, 0u);
-        EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, nullptr, scb, 2), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, nullptr, 2), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, scb, 0), DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, nullptr, scb, 2),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, nullptr, 2),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, scb, 0),
+                  DOCA_ERROR_INVALID_VALUE);
         EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, scb, 2), DOCA_SUCCESS);
         doca_dpa_dev_comch_producer_t ph = 0;
         EXPECT_EQ(doca_comch_producer_set_dev_max_num_send(pr, 4), DOCA_ERROR_NOT_SUPPORTED);
@@ -1356,31 +1496,40 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         ASSERT_NE(src, nullptr);
         doca_comch_producer_task_send *st = nullptr;
         uint8_t imm[40] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 0, 1, &st), DOCA_ERROR_BAD_STATE) << "IDLE";
+        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 0, 1, &st),
+                  DOCA_ERROR_BAD_STATE)
+            << "IDLE";
         ASSERT_EQ(doca_ctx_start(pctx), DOCA_SUCCESS);
         EXPECT_EQ(doca_comch_producer_task_send_set_conf(pr, scb, scb, 2), DOCA_ERROR_BAD_STATE);
         EXPECT_EQ(doca_comch_producer_destroy(pr), DOCA_ERROR_IN_USE);
-        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, nullptr, nullptr, 0, 1, &st), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 0, 1, nullptr), DOCA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, imm, 33, 1, &st), DOCA_ERROR_INVALID_VALUE)
+        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, nullptr, nullptr, 0, 1, &st),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 0, 1, nullptr),
+                  DOCA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, imm, 33, 1, &st),
+                  DOCA_ERROR_INVALID_VALUE)
             << "more than 32 immediate bytes";
-        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 4, 1, &st), DOCA_ERROR_INVALID_VALUE)
+        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 4, 1, &st),
+                  DOCA_ERROR_INVALID_VALUE)
             << "immediate length without immediate data";
         {
             // A payload above doca_comch_producer_cap_get_max_buf_size is refused at allocation
             // (the pages of this region are never touched).
             uint32_t max_send = 0;
-            ASSERT_EQ(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &max_send), DOCA_SUCCESS);
+            ASSERT_EQ(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &max_send),
+                      DOCA_SUCCESS);
             ASSERT_LT(max_send, UINT32_MAX);
             region huge(dev, size_t(max_send) + 1, {.kind = mem_kind::anon});
             ASSERT_TRUE(huge.ok()) << huge.error;
             doca_buf *too_long = huge.get_by_data(0, size_t(max_send) + 1);
             ASSERT_NE(too_long, nullptr);
-            EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, too_long, nullptr, 0, 1, &st), DOCA_ERROR_INVALID_VALUE)
+            EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, too_long, nullptr, 0, 1, &st),
+                      DOCA_ERROR_INVALID_VALUE)
                 << "payload of " << max_send + 1ull << " bytes";
             doca_buf *longest = huge.get_by_data(0, max_send);
             ASSERT_NE(longest, nullptr);
-            EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, longest, nullptr, 0, 1, &st), DOCA_SUCCESS);
+            EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, longest, nullptr, 0, 1, &st),
+                      DOCA_SUCCESS);
             if (st)
                 doca_task_free(doca_comch_producer_task_send_as_task(st));
             doca_buf_dec_refcount(too_long, nullptr);
@@ -1414,20 +1563,25 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         EXPECT_EQ(doca_task_get_ctx(doca_comch_producer_task_send_as_task(st)), pctx);
         // Unknown consumer ids are refused at submit; the caller keeps the task.
         doca_comch_producer_task_send_set_consumer_id(st, 0);
-        EXPECT_EQ(doca_task_submit(doca_comch_producer_task_send_as_task(st)), DOCA_ERROR_NOT_FOUND) << "id 0";
+        EXPECT_EQ(doca_task_submit(doca_comch_producer_task_send_as_task(st)), DOCA_ERROR_NOT_FOUND)
+            << "id 0";
         doca_comch_producer_task_send_set_consumer_id(st, 0xfffffff0u);
-        EXPECT_EQ(doca_task_submit(doca_comch_producer_task_send_as_task(st)), DOCA_ERROR_NOT_FOUND) << "unknown id";
+        EXPECT_EQ(doca_task_submit(doca_comch_producer_task_send_as_task(st)), DOCA_ERROR_NOT_FOUND)
+            << "unknown id";
         doca_task_free(doca_comch_producer_task_send_as_task(st));
         // Id 0 is not among alloc_init's documented refusals: the task is built, submit says NOT_FOUND.
         doca_comch_producer_task_send *st0 = nullptr;
-        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 0, 0, &st0), DOCA_SUCCESS)
+        EXPECT_EQ(doca_comch_producer_task_send_alloc_init(pr, src, nullptr, 0, 0, &st0),
+                  DOCA_SUCCESS)
             << "consumer id 0 at alloc_init";
         if (st0) {
-            EXPECT_EQ(doca_task_submit(doca_comch_producer_task_send_as_task(st0)), DOCA_ERROR_NOT_FOUND);
+            EXPECT_EQ(doca_task_submit(doca_comch_producer_task_send_as_task(st0)),
+                      DOCA_ERROR_NOT_FOUND);
             doca_task_free(doca_comch_producer_task_send_as_task(st0));
         }
         stop_rc = doca_ctx_stop(pctx);
-        EXPECT_TRUE(stop_rc == DOCA_SUCCESS || stop_rc == DOCA_ERROR_IN_PROGRESS) << err_name(stop_rc);
+        EXPECT_TRUE(stop_rc == DOCA_SUCCESS || stop_rc == DOCA_ERROR_IN_PROGRESS)
+            << err_name(stop_rc);
         pe_group ppg({ppe});
         EXPECT_TRUE(ppg.until(
             [&] {
@@ -1472,19 +1626,23 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         EXPECT_EQ(p.ok_count, 0u);
         EXPECT_EQ(errs_to_string(p.err_statuses), "[DOCA_ERROR_TOO_BIG]");
         // The same buffer takes the next (small) message: no AGAIN, it was not consumed.
-        ASSERT_EQ(p.send(cid, small.data(), small.size(), imm9, 8, {.timeout = 2000ms}), DOCA_SUCCESS)
+        ASSERT_EQ(p.send(cid, small.data(), small.size(), imm9, 8, {.timeout = 2000ms}),
+                  DOCA_SUCCESS)
             << "after TOO_BIG the consumer's buffer must still be posted";
         ASSERT_TRUE(p.wait_completions(5000ms));
         EXPECT_EQ(p.ok_count, 1u);
         std::string rest;
         ASSERT_TRUE(expect_msg(c, "rx ", &rest, 5000ms));
-        EXPECT_EQ(rest, strf("%zu %u 8 %" PRIu64, small.size(), p.id(), checksum(small.data(), small.size())));
+        EXPECT_EQ(rest, strf("%zu %u 8 %" PRIu64, small.size(), p.id(),
+                             checksum(small.data(), small.size())));
         // Exactly the buffer's size fits (the consumer reposts after each message).
-        ASSERT_EQ(p.send(cid, fits.data(), fits.size(), nullptr, 0, {.timeout = 5000ms}), DOCA_SUCCESS);
+        ASSERT_EQ(p.send(cid, fits.data(), fits.size(), nullptr, 0, {.timeout = 5000ms}),
+                  DOCA_SUCCESS);
         ASSERT_TRUE(p.wait_completions(5000ms));
         EXPECT_EQ(p.ok_count, 2u);
         ASSERT_TRUE(expect_msg(c, "rx ", &rest, 5000ms));
-        EXPECT_EQ(rest, strf("%zu %u 0 %" PRIu64, fits.size(), p.id(), checksum(fits.data(), fits.size())));
+        EXPECT_EQ(rest, strf("%zu %u 0 %" PRIu64, fits.size(), p.id(),
+                             checksum(fits.data(), fits.size())));
         EXPECT_EQ(p.err_count, 1u) << errs_to_string(p.err_statuses);
         EXPECT_FALSE(expect_msg(c, "rx ", &rest, 200ms)) << "unexpected delivery: " << rest;
         ASSERT_EQ(p.stop_and_wait(), DOCA_SUCCESS);
@@ -1519,30 +1677,37 @@ TEST_F(FastPathOnce, ServerDisconnectInUse)
     {
         consumer cons(conn, s.dev(), {.slots = 2});
         ASSERT_TRUE(cons.ok());
-        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE) << "IDLE consumer";
+        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE)
+            << "IDLE consumer";
         ASSERT_EQ(start_consumer(cons, s), "");
         ASSERT_EQ(cons.post_all(), DOCA_SUCCESS);
-        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE) << "RUNNING consumer";
+        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE)
+            << "RUNNING consumer";
         ASSERT_EQ(cons.stop_and_wait(s.pe()), DOCA_SUCCESS);
-        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE) << "stopped, not destroyed";
+        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE)
+            << "stopped, not destroyed";
         ASSERT_EQ(cons.destroy(), DOCA_SUCCESS);
     }
     {
         producer p(conn, s.dev(), {.num_tasks = 2, .slots = 2});
         ASSERT_TRUE(p.ok());
-        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE) << "IDLE producer";
+        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE)
+            << "IDLE producer";
         ASSERT_EQ(start_producer(p), "");
-        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE) << "RUNNING producer";
+        EXPECT_EQ(doca_comch_server_disconnect(s.handle(), conn), DOCA_ERROR_IN_USE)
+            << "RUNNING producer";
         ASSERT_EQ(p.stop_and_wait(), DOCA_SUCCESS);
         ASSERT_EQ(p.destroy(), DOCA_SUCCESS);
     }
     doca_error_t rc;
     auto end = clock::now() + 5000ms;
-    while ((rc = doca_comch_server_disconnect(s.handle(), conn)) == DOCA_ERROR_AGAIN && clock::now() < end)
+    while ((rc = doca_comch_server_disconnect(s.handle(), conn)) == DOCA_ERROR_AGAIN &&
+           clock::now() < end)
         doca_pe_progress(s.pe());
     EXPECT_EQ(rc, DOCA_SUCCESS);
     s.progress_for(200ms);
-    EXPECT_TRUE(s.disconnected.empty()) << "no disconnect event for a disconnection the server asked for";
+    EXPECT_TRUE(s.disconnected.empty())
+        << "no disconnect event for a disconnection the server asked for";
     EXPECT_EQ(child.wait(kChildTimeout), 0);
     EXPECT_EQ(s.stop_and_wait(), DOCA_SUCCESS);
 }

@@ -77,16 +77,19 @@ void expect_clean(const sc_test::proc_result &r)
     std::string shown;
     for (size_t i = 0; i < lines.size() && i < 5; ++i)
         shown += lines[i] + "\n";
-    EXPECT_TRUE(lines.empty()) << "SoftComch complained (" << lines.size() << " lines):\n" << shown << r.err;
+    EXPECT_TRUE(lines.empty()) << "SoftComch complained (" << lines.size() << " lines):\n"
+                               << shown << r.err;
 }
 
 TEST(Patterns, SecureChannelShapedPairSmallMessages)
 {
     auto r = run({program("comch_sc_pair"), "-s", "1024", "-n", "1000"}, 90);
     expect_clean(r);
-    EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
+    EXPECT_TRUE(sc_test::has_line(
+        r.out, "host: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
         << r.out;
-    EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
+    EXPECT_TRUE(sc_test::has_line(
+        r.out, "dpu: producer sent 1000 of 1000, consumer received 1000 of 1000", {"ok"}))
         << r.out;
 }
 
@@ -94,14 +97,20 @@ TEST(Patterns, SecureChannelShapedPairLargeMessages)
 {
     auto r = run({program("comch_sc_pair"), "-s", "65535", "-n", "3000"}, 120);
     expect_clean(r);
-    EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
-    EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 3000 of 3000", {"65535 bytes each", "ok"})) << r.out;
+    EXPECT_TRUE(
+        sc_test::has_line(r.out, "host: producer sent 3000 of 3000", {"65535 bytes each", "ok"}))
+        << r.out;
+    EXPECT_TRUE(
+        sc_test::has_line(r.out, "dpu: producer sent 3000 of 3000", {"65535 bytes each", "ok"}))
+        << r.out;
 }
 
 TEST(Patterns, ConsumerStartsOnItsOwnEngineWhileTheConnectionIsNotProgressed)
 {
     // NVIDIA's dpu_gpu_remote_offload waits for RUNNING on the consumer's engine only.
-    auto r = run({program("comch_sc_pair"), "-s", "256", "-n", "200", "--hold-connection", "--timeout", "30"}, 60);
+    auto r = run({program("comch_sc_pair"), "-s", "256", "-n", "200", "--hold-connection",
+                  "--timeout", "30"},
+                 60);
     expect_clean(r);
     EXPECT_TRUE(sc_test::has_line(r.out, "host: producer sent 200 of 200", {"ok"})) << r.out;
     EXPECT_TRUE(sc_test::has_line(r.out, "dpu: producer sent 200 of 200", {"ok"})) << r.out;
@@ -118,7 +127,8 @@ TEST(Patterns, EventLoopClearingWithHandleZeroSleepsUntilThereIsWork)
 TEST(Patterns, SixtyFourClientThreadsInOneProcess)
 {
     // The published experiment's sizes: receive queue 8192 and 10240 send tasks per context.
-    auto r = run({program("comch_threads"), "--clients", "64", "--no-baseline", "--timeout", "90"}, 120);
+    auto r =
+        run({program("comch_threads"), "--clients", "64", "--no-baseline", "--timeout", "90"}, 120);
     expect_clean(r);
     for (const char *line : {"clients_connected,64,", "clients_exchanged,64,", "clients_idle,64,",
                              "server_disconnects,64,", "server_echoed,1024,", "result,ok"})

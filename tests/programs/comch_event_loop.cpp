@@ -57,7 +57,7 @@ struct endpoint {
     doca_comch_connection *conn = nullptr;
     int ep = -1;
     bool disconnected = false;
-    std::vector<uint8_t> last;       // received message (server: to echo; client: to check)
+    std::vector<uint8_t> last; // received message (server: to echo; client: to check)
     bool got = false;
     std::vector<std::vector<uint8_t>> out; // messages referenced by send tasks
 };
@@ -91,8 +91,10 @@ bool send(endpoint &e, const std::vector<uint8_t> &msg)
     e.out.push_back(msg);
     const std::vector<uint8_t> &m = e.out.back();
     doca_comch_task_send *t = nullptr;
-    doca_error_t rc = e.srv ? doca_comch_server_task_send_alloc_init(e.srv, e.conn, m.data(), uint32_t(m.size()), &t)
-                            : doca_comch_client_task_send_alloc_init(e.cli, e.conn, m.data(), uint32_t(m.size()), &t);
+    doca_error_t rc = e.srv ? doca_comch_server_task_send_alloc_init(e.srv, e.conn, m.data(),
+                                                                     uint32_t(m.size()), &t)
+                            : doca_comch_client_task_send_alloc_init(e.cli, e.conn, m.data(),
+                                                                     uint32_t(m.size()), &t);
     return rc == DOCA_SUCCESS && doca_task_submit(doca_comch_task_send_as_task(t)) == DOCA_SUCCESS;
 }
 
@@ -122,16 +124,19 @@ bool open_side(endpoint &e, bool server)
             return false;
         e.ctx = doca_comch_server_as_ctx(e.srv);
         if (doca_pe_connect_ctx(e.pe, e.ctx) != DOCA_SUCCESS ||
-            doca_comch_server_task_send_set_conf(e.srv, on_send_done, on_send_done, 64) != DOCA_SUCCESS ||
+            doca_comch_server_task_send_set_conf(e.srv, on_send_done, on_send_done, 64) !=
+                DOCA_SUCCESS ||
             doca_comch_server_event_msg_recv_register(e.srv, on_recv) != DOCA_SUCCESS ||
-            doca_comch_server_event_connection_status_changed_register(e.srv, on_connect, on_disconnect) != DOCA_SUCCESS)
+            doca_comch_server_event_connection_status_changed_register(
+                e.srv, on_connect, on_disconnect) != DOCA_SUCCESS)
             return false;
     } else {
         if (doca_comch_client_create(e.dev, k_name, &e.cli) != DOCA_SUCCESS)
             return false;
         e.ctx = doca_comch_client_as_ctx(e.cli);
         if (doca_pe_connect_ctx(e.pe, e.ctx) != DOCA_SUCCESS ||
-            doca_comch_client_task_send_set_conf(e.cli, on_send_done, on_send_done, 64) != DOCA_SUCCESS ||
+            doca_comch_client_task_send_set_conf(e.cli, on_send_done, on_send_done, 64) !=
+                DOCA_SUCCESS ||
             doca_comch_client_event_msg_recv_register(e.cli, on_recv) != DOCA_SUCCESS)
             return false;
     }
@@ -212,7 +217,11 @@ int run_client(uint32_t messages, int idle_ms, counts &c)
             // Idle: nothing to send, nothing to receive. The engine must let the thread sleep.
             const auto until = clock_type::now() + std::chrono::milliseconds(idle_ms);
             while (clock_type::now() < until)
-                if (!turn(e, int(std::chrono::duration_cast<std::chrono::milliseconds>(until - clock_type::now()).count()) + 1,
+                if (!turn(e,
+                          int(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  until - clock_type::now())
+                                  .count()) +
+                              1,
                           c, true))
                     return 2;
         }
@@ -229,7 +238,8 @@ int run_client(uint32_t messages, int idle_ms, counts &c)
             ++c.messages;
     }
     doca_error_t rc = doca_ctx_stop(e.ctx);
-    while (rc == DOCA_ERROR_IN_PROGRESS && state(e) != DOCA_CTX_STATE_IDLE && clock_type::now() < deadline)
+    while (rc == DOCA_ERROR_IN_PROGRESS && state(e) != DOCA_CTX_STATE_IDLE &&
+           clock_type::now() < deadline)
         if (!turn(e, 1000, c, false))
             return 2;
     c.ok = state(e) == DOCA_CTX_STATE_IDLE && c.messages == messages && c.bad == 0;
@@ -256,8 +266,8 @@ int main(int argc, char **argv)
     }
     sc_prog::use_private_fabric("comch-event-loop");
     int report_fd = -1;
-    pid_t srv = sc_prog::fork_server([&](int ready, int report) { return run_server(messages, ready, report); },
-                                     &report_fd);
+    pid_t srv = sc_prog::fork_server(
+        [&](int ready, int report) { return run_server(messages, ready, report); }, &report_fd);
     if (srv < 0)
         return 2;
     counts cc;
@@ -271,13 +281,14 @@ int main(int argc, char **argv)
     // periodic timer would show here (and in the idle count, which must be 0).
     const uint64_t bound = 3 * uint64_t(messages) + 20;
     std::printf("client_messages,%llu\nclient_wakeups,%llu\nclient_idle_wakeups,%llu\n",
-                (unsigned long long)cc.messages, (unsigned long long)cc.wakeups, (unsigned long long)cc.idle_wakeups);
+                (unsigned long long)cc.messages, (unsigned long long)cc.wakeups,
+                (unsigned long long)cc.idle_wakeups);
     if (have)
         std::printf("server_messages,%llu\nserver_wakeups,%llu\n", (unsigned long long)sc.messages,
                     (unsigned long long)sc.wakeups);
     std::printf("wakeup_bound,%llu\n", (unsigned long long)bound);
-    bool ok = crc == 0 && have && sc.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && cc.idle_wakeups == 0 &&
-              cc.wakeups <= bound && sc.wakeups <= bound;
+    bool ok = crc == 0 && have && sc.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+              cc.idle_wakeups == 0 && cc.wakeups <= bound && sc.wakeups <= bound;
     std::printf("result,%s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }

@@ -69,11 +69,11 @@ enum class fp_state { init, running, complete, error };
 // Shared by the main thread (control path) and the two workers.
 struct side_ctx {
     role r = role::host;
-    uint32_t send_num = 0, send_size = 0;          // what this side sends
-    std::atomic<int64_t> expected{0};              // what the peer sends (0: not known yet)
+    uint32_t send_num = 0, send_size = 0; // what this side sends
+    std::atomic<int64_t> expected{0};     // what the peer sends (0: not known yet)
     std::atomic<uint32_t> expected_size{0};
     std::atomic<bool> end_received{false};
-    std::atomic<uint32_t> consumer_id{0};          // the peer's consumer, for our producer
+    std::atomic<uint32_t> consumer_id{0}; // the peer's consumer, for our producer
     std::atomic<int> active_threads{0};
     doca_comch_connection *conn = nullptr;
     std::atomic<bool> failed{false};
@@ -119,10 +119,13 @@ bool prepare_local_memory(local_mem &m, role r, size_t buf_len, uint32_t num, ui
     m.data = static_cast<uint8_t *>(aligned_alloc(64, (len + 63) & ~size_t(63)));
     if (!m.data)
         return false;
-    return doca_mmap_create(&m.mmap) == DOCA_SUCCESS && doca_mmap_set_permissions(m.mmap, perms) == DOCA_SUCCESS &&
+    return doca_mmap_create(&m.mmap) == DOCA_SUCCESS &&
+           doca_mmap_set_permissions(m.mmap, perms) == DOCA_SUCCESS &&
            doca_mmap_add_dev(m.mmap, m.dev) == DOCA_SUCCESS &&
-           doca_mmap_set_memrange(m.mmap, m.data, len) == DOCA_SUCCESS && doca_mmap_start(m.mmap) == DOCA_SUCCESS &&
-           doca_buf_inventory_create(num, &m.inv) == DOCA_SUCCESS && doca_buf_inventory_start(m.inv) == DOCA_SUCCESS;
+           doca_mmap_set_memrange(m.mmap, m.data, len) == DOCA_SUCCESS &&
+           doca_mmap_start(m.mmap) == DOCA_SUCCESS &&
+           doca_buf_inventory_create(num, &m.inv) == DOCA_SUCCESS &&
+           doca_buf_inventory_start(m.inv) == DOCA_SUCCESS;
 }
 
 // secure_channel's destroy_local_memory order: device first, then the memory, then the mmap.
@@ -213,28 +216,31 @@ void run_producer()
     union doca_data ud {};
     ud.ptr = &p;
     if (!prepare_local_memory(mem, s.r, p.size, tasks, DOCA_ACCESS_FLAG_PCI_READ_ONLY) ||
-        doca_pe_create(&pe) != DOCA_SUCCESS || doca_comch_producer_create(s.conn, &producer) != DOCA_SUCCESS) {
+        doca_pe_create(&pe) != DOCA_SUCCESS ||
+        doca_comch_producer_create(s.conn, &producer) != DOCA_SUCCESS) {
         fail("producer set-up failed");
         s.active_threads--;
         return;
     }
     doca_ctx *ctx = doca_comch_producer_as_ctx(producer);
     if (doca_pe_connect_ctx(pe, ctx) != DOCA_SUCCESS ||
-        doca_comch_producer_task_send_set_conf(producer, send_done, send_fail, tasks) != DOCA_SUCCESS ||
+        doca_comch_producer_task_send_set_conf(producer, send_done, send_fail, tasks) !=
+            DOCA_SUCCESS ||
         doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS || doca_ctx_start(ctx) != DOCA_SUCCESS) {
         fail("producer configuration or start failed");
     } else {
         for (uint32_t i = 0; i < tasks; ++i)
-            if (doca_buf_inventory_buf_get_by_data(mem.inv, mem.mmap, mem.data + size_t(i) * p.size, p.size,
-                                                   &bufs[i]) != DOCA_SUCCESS)
+            if (doca_buf_inventory_buf_get_by_data(mem.inv, mem.mmap, mem.data + size_t(i) * p.size,
+                                                   p.size, &bufs[i]) != DOCA_SUCCESS)
                 fail("producer buf");
         // Wait for the peer's consumer (learned on the main thread's engine).
         while (s.consumer_id.load() == 0 && !timed_out())
             std::this_thread::sleep_for(std::chrono::microseconds(10));
         p.state = fp_state::running;
         for (uint32_t i = 0; i < tasks && !s.failed; ++i) {
-            if (doca_comch_producer_task_send_alloc_init(producer, bufs[i], nullptr, 0, s.consumer_id.load(), &task[i]) !=
-                DOCA_SUCCESS) {
+            if (doca_comch_producer_task_send_alloc_init(producer, bufs[i], nullptr, 0,
+                                                         s.consumer_id.load(),
+                                                         &task[i]) != DOCA_SUCCESS) {
                 fail("producer task alloc failed");
                 break;
             }
@@ -265,7 +271,8 @@ void run_producer()
     if (rc != DOCA_SUCCESS && rc != DOCA_ERROR_IN_PROGRESS)
         fail("producer stop failed");
     wait_state(pe, ctx, DOCA_CTX_STATE_IDLE);
-    if (doca_comch_producer_destroy(producer) != DOCA_SUCCESS || doca_pe_destroy(pe) != DOCA_SUCCESS)
+    if (doca_comch_producer_destroy(producer) != DOCA_SUCCESS ||
+        doca_pe_destroy(pe) != DOCA_SUCCESS)
         fail("producer destroy failed");
     destroy_local_memory(mem);
     s.produced = p.completed;
@@ -289,7 +296,8 @@ void recv_done(doca_comch_consumer_task_post_recv *task, union doca_data, union 
     size_t len = 0;
     doca_buf_get_data(buf, &data);
     doca_buf_get_data_len(buf, &len);
-    if (len != c->size || !sc_prog::check_msg(static_cast<uint8_t *>(data), uint32_t(len), c->completed, 1))
+    if (len != c->size ||
+        !sc_prog::check_msg(static_cast<uint8_t *>(data), uint32_t(len), c->completed, 1))
         ++c->bad;
     if (++c->completed == c->total)
         c->state = fp_state::complete;
@@ -332,18 +340,22 @@ void run_consumer()
     }
     doca_ctx *ctx = doca_comch_consumer_as_ctx(consumer);
     if (doca_pe_connect_ctx(pe, ctx) != DOCA_SUCCESS ||
-        doca_comch_consumer_task_post_recv_set_conf(consumer, recv_done, recv_fail, tasks) != DOCA_SUCCESS ||
-        doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS || doca_ctx_start(ctx) != DOCA_ERROR_IN_PROGRESS) {
+        doca_comch_consumer_task_post_recv_set_conf(consumer, recv_done, recv_fail, tasks) !=
+            DOCA_SUCCESS ||
+        doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS ||
+        doca_ctx_start(ctx) != DOCA_ERROR_IN_PROGRESS) {
         fail("consumer configuration or start failed");
     } else {
         wait_state(pe, ctx, DOCA_CTX_STATE_RUNNING);
         s.consumer_running = true;
         c.state = fp_state::running;
         for (uint32_t i = 0; i < tasks && !s.failed; ++i) {
-            if (doca_buf_inventory_buf_get_by_addr(mem.inv, mem.mmap, mem.data + size_t(i) * c.size, c.size,
-                                                   &bufs[i]) != DOCA_SUCCESS ||
-                doca_comch_consumer_task_post_recv_alloc_init(consumer, bufs[i], &task[i]) != DOCA_SUCCESS ||
-                doca_task_submit(doca_comch_consumer_task_post_recv_as_task(task[i])) != DOCA_SUCCESS) {
+            if (doca_buf_inventory_buf_get_by_addr(mem.inv, mem.mmap, mem.data + size_t(i) * c.size,
+                                                   c.size, &bufs[i]) != DOCA_SUCCESS ||
+                doca_comch_consumer_task_post_recv_alloc_init(consumer, bufs[i], &task[i]) !=
+                    DOCA_SUCCESS ||
+                doca_task_submit(doca_comch_consumer_task_post_recv_as_task(task[i])) !=
+                    DOCA_SUCCESS) {
                 fail("consumer post failed");
                 break;
             }
@@ -366,7 +378,8 @@ void run_consumer()
     if (rc != DOCA_SUCCESS && rc != DOCA_ERROR_IN_PROGRESS)
         fail("consumer stop failed");
     wait_state(pe, ctx, DOCA_CTX_STATE_IDLE);
-    if (doca_comch_consumer_destroy(consumer) != DOCA_SUCCESS || doca_pe_destroy(pe) != DOCA_SUCCESS)
+    if (doca_comch_consumer_destroy(consumer) != DOCA_SUCCESS ||
+        doca_pe_destroy(pe) != DOCA_SUCCESS)
         fail("consumer destroy failed");
     destroy_local_memory(mem);
     s.consumed = c.completed;
@@ -400,7 +413,8 @@ void on_expired_consumer(doca_comch_event_consumer *, doca_comch_connection *, u
 
 std::atomic<bool> g_connected{false}, g_disconnected{false};
 
-void on_connect(doca_comch_event_connection_status_changed *, doca_comch_connection *conn, uint8_t ok)
+void on_connect(doca_comch_event_connection_status_changed *, doca_comch_connection *conn,
+                uint8_t ok)
 {
     if (ok) {
         g_side->conn = conn;
@@ -469,18 +483,23 @@ int run_side(role r, uint32_t size, uint32_t num, int timeout_s, bool hold)
         ok = doca_comch_server_create(dev, rep, k_name, &srv) == DOCA_SUCCESS;
         ctx = ok ? doca_comch_server_as_ctx(srv) : nullptr;
         ok = ok && doca_pe_connect_ctx(pe, ctx) == DOCA_SUCCESS &&
-             doca_comch_server_task_send_set_conf(srv, on_send_done, on_send_fail, 1024) == DOCA_SUCCESS &&
+             doca_comch_server_task_send_set_conf(srv, on_send_done, on_send_fail, 1024) ==
+                 DOCA_SUCCESS &&
              doca_comch_server_event_msg_recv_register(srv, on_recv) == DOCA_SUCCESS &&
-             doca_comch_server_event_connection_status_changed_register(srv, on_connect, on_disconnect) == DOCA_SUCCESS &&
-             doca_comch_server_event_consumer_register(srv, on_new_consumer, on_expired_consumer) == DOCA_SUCCESS &&
+             doca_comch_server_event_connection_status_changed_register(
+                 srv, on_connect, on_disconnect) == DOCA_SUCCESS &&
+             doca_comch_server_event_consumer_register(srv, on_new_consumer, on_expired_consumer) ==
+                 DOCA_SUCCESS &&
              doca_ctx_start(ctx) == DOCA_SUCCESS;
     } else {
         ok = doca_comch_client_create(dev, k_name, &cli) == DOCA_SUCCESS;
         ctx = ok ? doca_comch_client_as_ctx(cli) : nullptr;
         ok = ok && doca_pe_connect_ctx(pe, ctx) == DOCA_SUCCESS &&
-             doca_comch_client_task_send_set_conf(cli, on_send_done, on_send_fail, 1024) == DOCA_SUCCESS &&
+             doca_comch_client_task_send_set_conf(cli, on_send_done, on_send_fail, 1024) ==
+                 DOCA_SUCCESS &&
              doca_comch_client_event_msg_recv_register(cli, on_recv) == DOCA_SUCCESS &&
-             doca_comch_client_event_consumer_register(cli, on_new_consumer, on_expired_consumer) == DOCA_SUCCESS &&
+             doca_comch_client_event_consumer_register(cli, on_new_consumer, on_expired_consumer) ==
+                 DOCA_SUCCESS &&
              doca_ctx_start(ctx) == DOCA_ERROR_IN_PROGRESS;
     }
     if (!ok) {
@@ -493,7 +512,8 @@ int run_side(role r, uint32_t size, uint32_t num, int timeout_s, bool hold)
         if (r == role::dpu && g_connected)
             break;
         doca_ctx_states st;
-        if (r == role::host && doca_ctx_get_state(ctx, &st) == DOCA_SUCCESS && st == DOCA_CTX_STATE_RUNNING &&
+        if (r == role::host && doca_ctx_get_state(ctx, &st) == DOCA_SUCCESS &&
+            st == DOCA_CTX_STATE_RUNNING &&
             doca_comch_client_get_connection(cli, &s.conn) == DOCA_SUCCESS)
             break;
     }
@@ -537,22 +557,25 @@ int run_side(role r, uint32_t size, uint32_t num, int timeout_s, bool hold)
     }
     wait_state(pe, ctx, DOCA_CTX_STATE_IDLE);
     if ((srv && doca_comch_server_destroy(srv) != DOCA_SUCCESS) ||
-        (cli && doca_comch_client_destroy(cli) != DOCA_SUCCESS) || doca_pe_destroy(pe) != DOCA_SUCCESS)
+        (cli && doca_comch_client_destroy(cli) != DOCA_SUCCESS) ||
+        doca_pe_destroy(pe) != DOCA_SUCCESS)
         fail("control path destroy failed");
     if (rep)
         doca_dev_rep_close(rep);
     doca_dev_close(dev);
-    std::printf("%s: producer sent %llu of %u, consumer received %llu of %lld (%u bytes each): %s\n",
-                r == role::dpu ? "dpu" : "host", (unsigned long long)s.produced, num,
-                (unsigned long long)s.consumed, (long long)s.expected.load(), s.expected_size.load(),
-                s.failed ? "FAILED" : "ok");
+    std::printf(
+        "%s: producer sent %llu of %u, consumer received %llu of %lld (%u bytes each): %s\n",
+        r == role::dpu ? "dpu" : "host", (unsigned long long)s.produced, num,
+        (unsigned long long)s.consumed, (long long)s.expected.load(), s.expected_size.load(),
+        s.failed ? "FAILED" : "ok");
     std::fflush(stdout);
     return s.failed || s.produced != num || s.consumed != uint64_t(s.expected.load()) ? 1 : 0;
 }
 
 [[noreturn]] void usage()
 {
-    std::fprintf(stderr, "usage: comch_sc_pair -s SIZE -n COUNT [--role both|dpu|host] [--timeout SECONDS] [--hold-connection]\n");
+    std::fprintf(stderr, "usage: comch_sc_pair -s SIZE -n COUNT [--role both|dpu|host] [--timeout "
+                         "SECONDS] [--hold-connection]\n");
     std::exit(2);
 }
 

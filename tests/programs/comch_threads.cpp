@@ -132,8 +132,8 @@ unsigned open_fds()
 // ---- server (the forked DPU side) ------------------------------------------------------------
 
 struct server_report {
-    uint64_t shm_bytes = 0;  // memfd mappings with every client connected
-    uint32_t fds_conn = 0;   // descriptors with every client connected, minus before
+    uint64_t shm_bytes = 0; // memfd mappings with every client connected
+    uint32_t fds_conn = 0;  // descriptors with every client connected, minus before
     uint32_t connects = 0;
     uint32_t disconnects = 0;
     uint64_t echoed = 0;
@@ -158,7 +158,8 @@ void srv_send(doca_comch_connection *conn, const uint8_t *msg, uint32_t len)
     // carries a copy in its user data.
     auto *copy = new std::vector<uint8_t>(msg, msg + len);
     doca_comch_task_send *t = nullptr;
-    if (doca_comch_server_task_send_alloc_init(g_srv->server, conn, copy->data(), len, &t) != DOCA_SUCCESS) {
+    if (doca_comch_server_task_send_alloc_init(g_srv->server, conn, copy->data(), len, &t) !=
+        DOCA_SUCCESS) {
         // Every send task in flight: retried from the main loop as completions return them.
         g_srv->backlog.emplace_back(conn, std::move(*copy));
         delete copy;
@@ -204,11 +205,13 @@ void srv_connect(doca_comch_event_connection_status_changed *, doca_comch_connec
     }
 }
 
-void srv_disconnect(doca_comch_event_connection_status_changed *, doca_comch_connection *conn, uint8_t)
+void srv_disconnect(doca_comch_event_connection_status_changed *, doca_comch_connection *conn,
+                    uint8_t)
 {
     ++g_srv->rep.disconnects;
     auto &b = g_srv->backlog;
-    b.erase(std::remove_if(b.begin(), b.end(), [&](const auto &e) { return e.first == conn; }), b.end());
+    b.erase(std::remove_if(b.begin(), b.end(), [&](const auto &e) { return e.first == conn; }),
+            b.end());
 }
 
 int run_server(const options &opt, int ready_fd, int report_fd)
@@ -224,15 +227,18 @@ int run_server(const options &opt, int ready_fd, int report_fd)
         die("open representor b1:00.0", DOCA_ERROR_NOT_FOUND);
     doca_pe *pe = nullptr;
     check(doca_pe_create(&pe), "doca_pe_create");
-    check(doca_comch_server_create(dev, rep, k_server_name, &st.server), "doca_comch_server_create");
+    check(doca_comch_server_create(dev, rep, k_server_name, &st.server),
+          "doca_comch_server_create");
     doca_ctx *ctx = doca_comch_server_as_ctx(st.server);
     check(doca_pe_connect_ctx(pe, ctx), "doca_pe_connect_ctx");
     check(doca_comch_server_set_max_msg_size(st.server, 4080), "set_max_msg_size");
     check(doca_comch_server_set_recv_queue_size(st.server, opt.queue), "set_recv_queue_size");
     check(doca_comch_server_task_send_set_conf(st.server, srv_send_done, srv_send_err, opt.tasks),
           "task_send_set_conf");
-    check(doca_comch_server_event_msg_recv_register(st.server, srv_recv), "event_msg_recv_register");
-    check(doca_comch_server_event_connection_status_changed_register(st.server, srv_connect, srv_disconnect),
+    check(doca_comch_server_event_msg_recv_register(st.server, srv_recv),
+          "event_msg_recv_register");
+    check(doca_comch_server_event_connection_status_changed_register(st.server, srv_connect,
+                                                                     srv_disconnect),
           "event_connection_status_changed_register");
     st.fds_before = open_fds();
     check(doca_ctx_start(ctx), "doca_ctx_start (server)");
@@ -364,11 +370,13 @@ void run_client(client_thread &ct, start_gate &gate, clock_type::time_point dead
     doca_ctx *ctx = doca_comch_client_as_ctx(ct.client);
     union doca_data ud {};
     ud.ptr = &ct;
-    bool ok = doca_pe_connect_ctx(pe, ctx) == DOCA_SUCCESS && doca_ctx_set_user_data(ctx, ud) == DOCA_SUCCESS &&
+    bool ok = doca_pe_connect_ctx(pe, ctx) == DOCA_SUCCESS &&
+              doca_ctx_set_user_data(ctx, ud) == DOCA_SUCCESS &&
               doca_ctx_set_state_changed_cb(ctx, cli_state) == DOCA_SUCCESS &&
               doca_comch_client_set_max_msg_size(ct.client, 4080) == DOCA_SUCCESS &&
               doca_comch_client_set_recv_queue_size(ct.client, opt.queue) == DOCA_SUCCESS &&
-              doca_comch_client_task_send_set_conf(ct.client, cli_send_done, cli_send_err, opt.tasks) == DOCA_SUCCESS &&
+              doca_comch_client_task_send_set_conf(ct.client, cli_send_done, cli_send_err,
+                                                   opt.tasks) == DOCA_SUCCESS &&
               doca_comch_client_event_msg_recv_register(ct.client, cli_recv) == DOCA_SUCCESS;
     int ep = epoll_on(pe);
     epoll_event all{};
@@ -413,10 +421,12 @@ void run_client(client_thread &ct, start_gate &gate, clock_type::time_point dead
             std::vector<uint8_t> &m = ct.in_flight[ct.sent];
             sc_prog::fill_msg(m.data(), opt.size, ct.sent, ct.index);
             doca_comch_task_send *t = nullptr;
-            doca_error_t rc = doca_comch_client_task_send_alloc_init(ct.client, ct.conn, m.data(), opt.size, &t);
+            doca_error_t rc =
+                doca_comch_client_task_send_alloc_init(ct.client, ct.conn, m.data(), opt.size, &t);
             if (rc == DOCA_ERROR_NO_MEMORY)
                 break; // every task in flight: progress gives them back
-            if (rc != DOCA_SUCCESS || doca_task_submit(doca_comch_task_send_as_task(t)) != DOCA_SUCCESS) {
+            if (rc != DOCA_SUCCESS ||
+                doca_task_submit(doca_comch_task_send_as_task(t)) != DOCA_SUCCESS) {
                 fail("send failed");
                 break;
             }
@@ -458,7 +468,8 @@ double baseline_connect_all(uint32_t n, const std::string &dir)
     sockaddr_un sa{};
     sa.sun_family = AF_UNIX;
     std::snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path.c_str());
-    if (ls < 0 || bind(ls, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || listen(ls, SOMAXCONN) != 0) {
+    if (ls < 0 || bind(ls, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 ||
+        listen(ls, SOMAXCONN) != 0) {
         std::perror("comch_threads: baseline listen");
         return -1;
     }
@@ -541,9 +552,10 @@ double baseline_connect_all(uint32_t n, const std::string &dir)
 
 void usage()
 {
-    std::fprintf(stderr,
-                 "usage: comch_threads [--clients N] [--messages M] [--queue Q] [--tasks T] [--size BYTES]\n"
-                 "                     [--server-poll] [--timeout SECONDS] [--no-baseline]\n");
+    std::fprintf(
+        stderr,
+        "usage: comch_threads [--clients N] [--messages M] [--queue Q] [--tasks T] [--size BYTES]\n"
+        "                     [--server-poll] [--timeout SECONDS] [--no-baseline]\n");
     std::exit(2);
 }
 
@@ -595,7 +607,8 @@ int main(int argc, char **argv)
         base_ms = baseline_connect_all(opt.clients, tmp);
 
     int report_fd = -1;
-    pid_t srv = sc_prog::fork_server([&](int ready, int report) { return run_server(opt, ready, report); }, &report_fd);
+    pid_t srv = sc_prog::fork_server(
+        [&](int ready, int report) { return run_server(opt, ready, report); }, &report_fd);
     if (srv < 0) {
         std::fprintf(stderr, "comch_threads: the server did not start\n");
         return 2;
@@ -648,13 +661,18 @@ int main(int argc, char **argv)
     }
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
-    auto ms = [&](clock_type::time_point t) { return std::chrono::duration<double, std::milli>(t - t0).count(); };
+    auto ms = [&](clock_type::time_point t) {
+        return std::chrono::duration<double, std::milli>(t - t0).count();
+    };
 
-    std::printf("# comch_threads: %u client threads, %u messages of %u B each, queue %u, %u send tasks; server %s\n",
-                opt.clients, opt.messages, opt.size, opt.queue, opt.tasks, opt.server_poll ? "polling" : "epoll");
+    std::printf("# comch_threads: %u client threads, %u messages of %u B each, queue %u, %u send "
+                "tasks; server %s\n",
+                opt.clients, opt.messages, opt.size, opt.queue, opt.tasks,
+                opt.server_poll ? "polling" : "epoll");
     std::printf("# name,value,unit[,baseline_value,ratio]\n");
     if (base_ms > 0)
-        std::printf("connect_all,%.1f,ms,%.1f,%.2f\n", ms(last_running), base_ms, ms(last_running) / base_ms);
+        std::printf("connect_all,%.1f,ms,%.1f,%.2f\n", ms(last_running), base_ms,
+                    ms(last_running) / base_ms);
     else
         std::printf("connect_all,%.1f,ms\n", ms(last_running));
     std::printf("exchange_all,%.1f,ms\n", ms(last_done));
@@ -671,8 +689,9 @@ int main(int argc, char **argv)
         std::printf("server_echoed,%llu,of %llu\n", (unsigned long long)sr.echoed,
                     (unsigned long long)opt.clients * opt.messages);
     }
-    bool ok = connected == opt.clients && exchanged == opt.clients && idle == opt.clients && have_report &&
-              sr.disconnects == opt.clients && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    bool ok = connected == opt.clients && exchanged == opt.clients && idle == opt.clients &&
+              have_report && sr.disconnects == opt.clients && WIFEXITED(status) &&
+              WEXITSTATUS(status) == 0;
     for (auto &ct : cts)
         if (!ct.res.error.empty()) {
             std::fprintf(stderr, "comch_threads: client %u: %s\n", ct.index, ct.res.error.c_str());

@@ -70,8 +70,8 @@ struct counters {
     std::atomic<uint64_t> rx_msgs{0}, rx_bytes{0}, tx_msgs{0}, again{0}, repost_again{0};
 };
 
-std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *conn, doca_dev *dev, bool epoll,
-                        const stress_cfg &cfg, const char *who)
+std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *conn, doca_dev *dev,
+                        bool epoll, const stress_cfg &cfg, const char *who)
 {
     const size_t slot = sizeof(msg_header) + cfg.max_msg;
     std::vector<std::unique_ptr<consumer>> cons;
@@ -84,13 +84,15 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
                                                                    .imm_data_len = int(kImmLen),
                                                                    .mem = k,
                                                                    .epoll = epoll}));
-        REQ_MSG(cons.back()->ok(), "consumer %ld: %s/%s", i, err_name(cons.back()->create_rc).c_str(),
-                err_name(cons.back()->setup_rc).c_str());
+        REQ_MSG(cons.back()->ok(), "consumer %ld: %s/%s", i,
+                err_name(cons.back()->create_rc).c_str(), err_name(cons.back()->setup_rc).c_str());
     }
     for (long i = 0; i < cfg.producers; ++i) {
         prods.push_back(std::make_unique<producer>(
-            conn, dev, producer_options{.num_tasks = 32, .slots = 32, .slot_size = slot, .epoll = epoll}));
-        REQ_MSG(prods.back()->ok(), "producer %ld: %s/%s", i, err_name(prods.back()->create_rc).c_str(),
+            conn, dev,
+            producer_options{.num_tasks = 32, .slots = 32, .slot_size = slot, .epoll = epoll}));
+        REQ_MSG(prods.back()->ok(), "producer %ld: %s/%s", i,
+                err_name(prods.back()->create_rc).c_str(),
                 err_name(prods.back()->setup_rc).c_str());
     }
 
@@ -131,28 +133,33 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
                 if (h.magic != kMagic)
                     bad = "bad magic";
                 else if (h.producer_id != v.producer_id)
-                    bad = strf("header names producer %u, the task %u", h.producer_id, v.producer_id);
+                    bad =
+                        strf("header names producer %u, the task %u", h.producer_id, v.producer_id);
                 else if (h.consumer_id != self.id())
                     bad = strf("message for consumer %u landed in %u", h.consumer_id, self.id());
                 else if (ended.count(v.producer_id))
                     bad = strf("producer %u: message after its end marker", v.producer_id);
                 else if (h.seq != want)
-                    bad = strf("producer %u: seq %" PRIu64 ", expected %" PRIu64, v.producer_id, h.seq, want);
+                    bad = strf("producer %u: seq %" PRIu64 ", expected %" PRIu64, v.producer_id,
+                               h.seq, want);
                 else if (h.flags & kEnd)
                     ended.insert(v.producer_id);
                 else if (v.len != sizeof h + h.body_len ||
                          h.body_len != body_len(h.producer_id, h.consumer_id, h.seq, cfg.max_msg))
-                    bad = strf("producer %u seq %" PRIu64 ": length %zu", v.producer_id, h.seq, v.len);
+                    bad = strf("producer %u seq %" PRIu64 ": length %zu", v.producer_id, h.seq,
+                               v.len);
                 else if (checksum(v.data + sizeof h, h.body_len) != h.sum)
-                    bad = strf("producer %u seq %" PRIu64 ": checksum mismatch", v.producer_id, h.seq);
+                    bad = strf("producer %u seq %" PRIu64 ": checksum mismatch", v.producer_id,
+                               h.seq);
                 else if (h.imm_len != v.imm_len)
-                    bad = strf("producer %u seq %" PRIu64 ": %u immediate bytes, expected %u", v.producer_id, h.seq,
-                               v.imm_len, h.imm_len);
+                    bad = strf("producer %u seq %" PRIu64 ": %u immediate bytes, expected %u",
+                               v.producer_id, h.seq, v.imm_len, h.imm_len);
                 else if (h.imm_len) {
                     uint8_t imm[kImmLen];
                     imm_for(imm, h.producer_id, h.consumer_id, h.seq);
                     if (!v.imm || std::memcmp(imm, v.imm, kImmLen) != 0)
-                        bad = strf("producer %u seq %" PRIu64 ": immediate data differs", v.producer_id, h.seq);
+                        bad = strf("producer %u seq %" PRIu64 ": immediate data differs",
+                                   v.producer_id, h.seq);
                 }
                 if (!(h.flags & kEnd))
                     ++want;
@@ -162,14 +169,19 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
             doca_error_t rc = c.start();
             if (rc != DOCA_ERROR_IN_PROGRESS) {
                 report(strf("consumer %zu start: %s", i, err_name(rc).c_str()));
-            } else if (!c.progress_until([&] { return c.state() == DOCA_CTX_STATE_RUNNING; }, 10000ms)) {
+            } else if (!c.progress_until([&] { return c.state() == DOCA_CTX_STATE_RUNNING; },
+                                         10000ms)) {
                 report(strf("consumer %zu not RUNNING (%s)", i, state_name(c.state()).c_str()));
             } else if ((rc = c.post_all()) != DOCA_SUCCESS) {
                 report(strf("consumer %zu post: %s", i, err_name(rc).c_str()));
             } else {
-                auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
-                if (!c.progress_until([&] { return ended.size() == size_t(cfg.producers) || !bad.empty(); }, left))
-                    report(strf("consumer %zu: end markers from %zu of %ld producers", i, ended.size(), cfg.producers));
+                auto left =
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+                if (!c.progress_until(
+                        [&] { return ended.size() == size_t(cfg.producers) || !bad.empty(); },
+                        left))
+                    report(strf("consumer %zu: end markers from %zu of %ld producers", i,
+                                ended.size(), cfg.producers));
                 if (!bad.empty())
                     report(strf("consumer %u: %s", c.id(), bad.c_str()));
                 if (!c.anomalies.empty())
@@ -177,12 +189,14 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
                 if (c.repost_failures)
                     report(strf("consumer %u: %zu reposts refused (%s)", c.id(), c.repost_failures,
                                 err_name(c.last_repost_rc).c_str()));
-                cnt.repost_again.fetch_add(c.repost_again + c.post_again, std::memory_order_relaxed);
+                cnt.repost_again.fetch_add(c.repost_again + c.post_again,
+                                           std::memory_order_relaxed);
                 if ((rc = c.stop_and_wait(nullptr, 5000ms)) != DOCA_SUCCESS)
                     report(strf("consumer %zu stop: %s", i, err_name(rc).c_str()));
                 for (auto e : c.errors)
                     if (e != DOCA_ERROR_SHUTDOWN)
-                        report(strf("consumer %zu: flushed receive with %s", i, err_name(e).c_str()));
+                        report(
+                            strf("consumer %zu: flushed receive with %s", i, err_name(e).c_str()));
             }
             ++done;
         });
@@ -212,15 +226,16 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
                     rc = p.send(
                         rid, sizeof(msg_header) + blen,
                         [&](uint8_t *d, size_t) {
-                            msg_header h{kMagic, end ? kEnd : 0, pid, rid, n, uint32_t(blen),
-                                         with_imm ? kImmLen : 0, 0};
+                            msg_header h{kMagic,         end ? kEnd : 0,         pid, rid, n,
+                                         uint32_t(blen), with_imm ? kImmLen : 0, 0};
                             fill_pattern(d + sizeof h, blen, pattern_seed(blen, n, pid));
                             h.sum = checksum(d + sizeof h, blen);
                             std::memcpy(d, &h, sizeof h);
                         },
                         with_imm ? imm : nullptr, with_imm ? kImmLen : 0, {.timeout = 20000ms});
                     if (rc != DOCA_SUCCESS) {
-                        report(strf("producer %u -> %u seq %" PRIu64 ": %s", pid, rid, n, err_name(rc).c_str()));
+                        report(strf("producer %u -> %u seq %" PRIu64 ": %s", pid, rid, n,
+                                    err_name(rc).c_str()));
                         failed = true;
                         return;
                     }
@@ -239,7 +254,8 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
                     report(strf("producer %u: %zu sends failed %s", pid, p.err_count,
                                 errs_to_string(std::vector<doca_error_t>(
                                                    p.err_statuses.begin(),
-                                                   p.err_statuses.begin() + std::min<size_t>(p.err_statuses.size(), 8)))
+                                                   p.err_statuses.begin() +
+                                                       std::min<size_t>(p.err_statuses.size(), 8)))
                                     .c_str()));
                 cnt.again.fetch_add(p.again, std::memory_order_relaxed);
                 if ((rc = p.stop_and_wait()) != DOCA_SUCCESS)
@@ -274,10 +290,11 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
         }
         if (clock::now() >= next_log) {
             double secs = std::chrono::duration<double>(clock::now() - t0).count();
-            std::fprintf(stderr, "[%s] %.0f s: received %" PRIu64 " messages (%.1f MB/s), sent %" PRIu64 ", pings %" PRIu64
-                                 "/%" PRIu64 "\n",
-                         who, secs, cnt.rx_msgs.load(), double(cnt.rx_bytes.load()) / secs / 1e6, cnt.tx_msgs.load(),
-                         ping_out, ping_in);
+            std::fprintf(stderr,
+                         "[%s] %.0f s: received %" PRIu64 " messages (%.1f MB/s), sent %" PRIu64
+                         ", pings %" PRIu64 "/%" PRIu64 "\n",
+                         who, secs, cnt.rx_msgs.load(), double(cnt.rx_bytes.load()) / secs / 1e6,
+                         cnt.tx_msgs.load(), ping_out, ping_in);
             next_log += 10s;
         }
     }
@@ -285,16 +302,18 @@ std::string stress_side(side &s, consumer_events &ev, doca_comch_connection *con
         report("threads did not finish in time");
     for (auto &t : threads)
         t.join();
-    std::fprintf(stderr, "[%s] total: received %" PRIu64 " messages / %" PRIu64 " bytes, sent %" PRIu64
-                         ", send AGAIN retries %" PRIu64 ", receive-post AGAIN retries %" PRIu64 ", pings %" PRIu64
-                         "/%" PRIu64 "\n",
+    std::fprintf(stderr,
+                 "[%s] total: received %" PRIu64 " messages / %" PRIu64 " bytes, sent %" PRIu64
+                 ", send AGAIN retries %" PRIu64 ", receive-post AGAIN retries %" PRIu64
+                 ", pings %" PRIu64 "/%" PRIu64 "\n",
                  who, cnt.rx_msgs.load(), cnt.rx_bytes.load(), cnt.tx_msgs.load(), cnt.again.load(),
                  cnt.repost_again.load(), ping_out, ping_in);
     if (ping_in == 0)
         report("no control messages came through during the stream");
-    s.received.erase(std::remove_if(s.received.begin(), s.received.end(),
-                                    [](const message &m) { return m.data.compare(0, 5, "ping ") == 0; }),
-                     s.received.end());
+    s.received.erase(
+        std::remove_if(s.received.begin(), s.received.end(),
+                       [](const message &m) { return m.data.compare(0, 5, "ping ") == 0; }),
+        s.received.end());
     REQ_MSG(errors.empty(), "%s", join(errors).c_str());
     for (auto &c : cons)
         REQ_EQ(c->destroy(), DOCA_SUCCESS);
@@ -321,8 +340,10 @@ TEST_P(FastPathStress, ManyToManyStreams)
     stress_cfg cfg;
     ASSERT_GT(cfg.consumers, 0);
     ASSERT_GT(cfg.producers, 0);
-    std::fprintf(stderr, "stress: %ld s, %ld consumers and %ld producers per side, messages up to %zu bytes, %s\n",
-                 cfg.seconds, cfg.consumers, cfg.producers, cfg.max_msg, ep ? "epoll" : "polling");
+    std::fprintf(
+        stderr,
+        "stress: %ld s, %ld consumers and %ld producers per side, messages up to %zu bytes, %s\n",
+        cfg.seconds, cfg.consumers, cfg.producers, cfg.max_msg, ep ? "epoll" : "polling");
     child_guard srv(spawn([&] {
         return run_side<fp_server>("fp-stress", ep, [&](fp_server &s, doca_comch_connection *conn) {
             return stress_side(s, s, conn, s.dev(), ep, cfg, "dpu");

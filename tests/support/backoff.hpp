@@ -34,7 +34,10 @@ public:
         std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
     // Progress was made: a full round of spinning before the next sleep.
-    void reset() noexcept { spins_ = 0; }
+    void reset() noexcept
+    {
+        spins_ = 0;
+    }
 
 private:
     static constexpr uint32_t k_spins = 256;

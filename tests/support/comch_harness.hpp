@@ -61,7 +61,8 @@ public:
     }
 
     // Progresses (polling or epoll mode) until `pred` holds or `timeout` passes.
-    bool progress_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout = 5000ms)
+    bool progress_until(const std::function<bool()> &pred,
+                        std::chrono::milliseconds timeout = 5000ms)
     {
         auto end = clock::now() + timeout;
         while (!pred()) {
@@ -146,8 +147,9 @@ public:
         doca_error_t rc = doca_ctx_stop(ctx_);
         if (rc != DOCA_SUCCESS && rc != DOCA_ERROR_IN_PROGRESS)
             return rc;
-        return progress_until([&] { return state() == DOCA_CTX_STATE_IDLE; }, timeout) ? DOCA_SUCCESS
-                                                                                     : DOCA_ERROR_TIME_OUT;
+        return progress_until([&] { return state() == DOCA_CTX_STATE_IDLE; }, timeout)
+                   ? DOCA_SUCCESS
+                   : DOCA_ERROR_TIME_OUT;
     }
 
     std::deque<message> received;
@@ -156,7 +158,8 @@ public:
     std::function<void(side &, doca_comch_connection *, const uint8_t *, uint32_t)> on_recv;
 
 protected:
-    virtual doca_error_t alloc_send(doca_comch_connection *, const void *, uint32_t, doca_comch_task_send **) = 0;
+    virtual doca_error_t alloc_send(doca_comch_connection *, const void *, uint32_t,
+                                    doca_comch_task_send **) = 0;
 
     static side *of(doca_ctx *ctx)
     {
@@ -168,10 +171,10 @@ protected:
     void attach_common()
     {
         doca_pe_connect_ctx(pe_, ctx_);
-        doca_ctx_set_state_changed_cb(ctx_, [](const union doca_data ud, doca_ctx *, doca_ctx_states,
-                                               doca_ctx_states next) {
-            static_cast<side *>(ud.ptr)->states.push_back(next);
-        });
+        doca_ctx_set_state_changed_cb(
+            ctx_, [](const union doca_data ud, doca_ctx *, doca_ctx_states, doca_ctx_states next) {
+                static_cast<side *>(ud.ptr)->states.push_back(next);
+            });
         union doca_data d;
         d.ptr = this;
         doca_ctx_set_user_data(ctx_, d);
@@ -198,7 +201,6 @@ public:
     }
 
 protected:
-
     doca_pe *pe_ = nullptr;
     doca_ctx *ctx_ = nullptr;
     // The message copies of submitted send tasks, until their completion (see send()).
@@ -229,19 +231,24 @@ public:
         ctx_ = doca_comch_server_as_ctx(srv_);
         attach_common();
         doca_comch_server_task_send_set_conf(srv_, send_done, send_done, o.send_tasks);
-        doca_comch_server_event_msg_recv_register(
-            srv_, [](doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len, doca_comch_connection *conn) {
-                of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn)))->deliver(conn, buf, len);
-            });
+        doca_comch_server_event_msg_recv_register(srv_, [](doca_comch_event_msg_recv *,
+                                                           uint8_t *buf, uint32_t len,
+                                                           doca_comch_connection *conn) {
+            of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn)))
+                ->deliver(conn, buf, len);
+        });
         doca_comch_server_event_connection_status_changed_register(
             srv_,
-            [](doca_comch_event_connection_status_changed *, doca_comch_connection *conn, uint8_t ok) {
-                auto *s = static_cast<server *>(of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn))));
+            [](doca_comch_event_connection_status_changed *, doca_comch_connection *conn,
+               uint8_t ok) {
+                auto *s = static_cast<server *>(
+                    of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn))));
                 if (ok)
                     s->connections.push_back(conn);
             },
             [](doca_comch_event_connection_status_changed *, doca_comch_connection *conn, uint8_t) {
-                auto *s = static_cast<server *>(of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn))));
+                auto *s = static_cast<server *>(
+                    of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn))));
                 s->disconnected.push_back(conn);
                 std::erase(s->connections, conn);
             });
@@ -269,7 +276,8 @@ public:
     std::vector<doca_comch_connection *> disconnected;
 
 protected:
-    doca_error_t alloc_send(doca_comch_connection *c, const void *d, uint32_t l, doca_comch_task_send **t) override
+    doca_error_t alloc_send(doca_comch_connection *c, const void *d, uint32_t l,
+                            doca_comch_task_send **t) override
     {
         return doca_comch_server_task_send_alloc_init(srv_, c, d, l, t);
     }
@@ -300,10 +308,12 @@ public:
         ctx_ = doca_comch_client_as_ctx(cli_);
         attach_common();
         doca_comch_client_task_send_set_conf(cli_, send_done, send_done, o.send_tasks);
-        doca_comch_client_event_msg_recv_register(
-            cli_, [](doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len, doca_comch_connection *conn) {
-                of(doca_comch_client_as_ctx(doca_comch_client_get_client_ctx(conn)))->deliver(conn, buf, len);
-            });
+        doca_comch_client_event_msg_recv_register(cli_, [](doca_comch_event_msg_recv *,
+                                                           uint8_t *buf, uint32_t len,
+                                                           doca_comch_connection *conn) {
+            of(doca_comch_client_as_ctx(doca_comch_client_get_client_ctx(conn)))
+                ->deliver(conn, buf, len);
+        });
         doca_comch_client_set_recv_queue_size(cli_, o.recv_queue_size);
     }
     ~client() override
@@ -333,7 +343,8 @@ public:
     }
 
 protected:
-    doca_error_t alloc_send(doca_comch_connection *c, const void *d, uint32_t l, doca_comch_task_send **t) override
+    doca_error_t alloc_send(doca_comch_connection *c, const void *d, uint32_t l,
+                            doca_comch_task_send **t) override
     {
         return doca_comch_client_task_send_alloc_init(cli_, c, d, l, t);
     }
@@ -386,12 +397,12 @@ inline int wait_child(pid_t pid, std::chrono::milliseconds timeout = 20000ms)
     }
 }
 
-#define CHILD_CHECK(cond)                                                                                  \
-    do {                                                                                                   \
-        if (!(cond)) {                                                                                     \
-            std::fprintf(stderr, "child check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-            return __LINE__ % 200 + 1;                                                                     \
-        }                                                                                                  \
+#define CHILD_CHECK(cond)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "child check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
+            return __LINE__ % 200 + 1;                                                             \
+        }                                                                                          \
     } while (0)
 
 // A unique fabric per test so tests never see each other's servers.

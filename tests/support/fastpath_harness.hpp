@@ -63,11 +63,26 @@ inline std::string state_name(doca_ctx_states s)
     return "state(" + std::to_string(int(s)) + ")";
 }
 
-inline std::string show(doca_error_t e) { return err_name(e); }
-inline std::string show(doca_ctx_states s) { return state_name(s); }
-inline std::string show(bool b) { return b ? "true" : "false"; }
-inline std::string show(const std::string &s) { return '"' + s + '"'; }
-inline std::string show(const char *s) { return s ? show(std::string(s)) : "(null)"; }
+inline std::string show(doca_error_t e)
+{
+    return err_name(e);
+}
+inline std::string show(doca_ctx_states s)
+{
+    return state_name(s);
+}
+inline std::string show(bool b)
+{
+    return b ? "true" : "false";
+}
+inline std::string show(const std::string &s)
+{
+    return '"' + s + '"';
+}
+inline std::string show(const char *s)
+{
+    return s ? show(std::string(s)) : "(null)";
+}
 inline std::string show(const void *p)
 {
     char b[32];
@@ -75,34 +90,35 @@ inline std::string show(const void *p)
     return b;
 }
 template <typename T>
-    requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 inline std::string show(T v)
 {
     return std::to_string(v);
 }
 
 // Child-process checks that print both values (CHILD_CHECK only prints the expression).
-#define CHILD_CHECK_EQ(a, b)                                                                               \
-    do {                                                                                                   \
-        auto &&child_a_ = (a);                                                                             \
-        auto &&child_b_ = (b);                                                                             \
-        if (!(child_a_ == child_b_)) {                                                                     \
-            std::fprintf(stderr, "[pid %d] child check failed at %s:%d: %s == %s (%s vs %s)\n", int(getpid()),  \
-                         __FILE__, __LINE__, #a, #b, ::sc_test::fp::show(child_a_).c_str(),               \
-                         ::sc_test::fp::show(child_b_).c_str());                                           \
-            return __LINE__ % 200 + 1;                                                                     \
-        }                                                                                                  \
+#define CHILD_CHECK_EQ(a, b)                                                                       \
+    do {                                                                                           \
+        auto &&child_a_ = (a);                                                                     \
+        auto &&child_b_ = (b);                                                                     \
+        if (!(child_a_ == child_b_)) {                                                             \
+            std::fprintf(stderr, "[pid %d] child check failed at %s:%d: %s == %s (%s vs %s)\n",    \
+                         int(getpid()), __FILE__, __LINE__, #a, #b,                                \
+                         ::sc_test::fp::show(child_a_).c_str(),                                    \
+                         ::sc_test::fp::show(child_b_).c_str());                                   \
+            return __LINE__ % 200 + 1;                                                             \
+        }                                                                                          \
     } while (0)
 
-#define CHILD_CHECK_MSG(cond, ...)                                                                         \
-    do {                                                                                                   \
-        if (!(cond)) {                                                                                     \
-            std::fprintf(stderr, "[pid %d] child check failed at %s:%d: %s: ", int(getpid()), __FILE__,     \
-                         __LINE__, #cond);                                                                 \
-            std::fprintf(stderr, __VA_ARGS__);                                                             \
-            std::fprintf(stderr, "\n");                                                                    \
-            return __LINE__ % 200 + 1;                                                                     \
-        }                                                                                                  \
+#define CHILD_CHECK_MSG(cond, ...)                                                                 \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "[pid %d] child check failed at %s:%d: %s: ", int(getpid()),      \
+                         __FILE__, __LINE__, #cond);                                               \
+            std::fprintf(stderr, __VA_ARGS__);                                                     \
+            std::fprintf(stderr, "\n");                                                            \
+            return __LINE__ % 200 + 1;                                                             \
+        }                                                                                          \
     } while (0)
 
 // ---- child processes ----
@@ -327,9 +343,9 @@ inline void PrintTo(mem_kind k, std::ostream *os)
 
 struct region_options {
     mem_kind kind = mem_kind::aligned;
-    uint32_t inventory = 64;                         // buf descriptors
+    uint32_t inventory = 64; // buf descriptors
     uint32_t permissions = DOCA_ACCESS_FLAG_PCI_READ_WRITE;
-    bool start = true;                                // start the mmap
+    bool start = true; // start the mmap
     bool add_dev = true;
 };
 
@@ -347,7 +363,8 @@ public:
             raw_ = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);
             break;
         case mem_kind::anon: {
-            void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            void *p =
+                ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             raw_ = p == MAP_FAILED ? nullptr : p;
             break;
         }
@@ -357,41 +374,34 @@ public:
             return;
         }
         doca_error_t rc;
-        if ((rc = doca_mmap_create(&mmap_)) != DOCA_SUCCESS)
-            {
-                fail("doca_mmap_create", rc);
-                return;
-            }
-        if (o.add_dev && dev && (rc = doca_mmap_add_dev(mmap_, dev)) != DOCA_SUCCESS)
-            {
-                fail("doca_mmap_add_dev", rc);
-                return;
-            }
-        if ((rc = doca_mmap_set_permissions(mmap_, o.permissions)) != DOCA_SUCCESS)
-            {
-                fail("doca_mmap_set_permissions", rc);
-                return;
-            }
-        if ((rc = doca_mmap_set_memrange(mmap_, raw_, size)) != DOCA_SUCCESS)
-            {
-                fail("doca_mmap_set_memrange", rc);
-                return;
-            }
-        if (o.start && (rc = doca_mmap_start(mmap_)) != DOCA_SUCCESS)
-            {
-                fail("doca_mmap_start", rc);
-                return;
-            }
-        if ((rc = doca_buf_inventory_create(o.inventory, &inv_)) != DOCA_SUCCESS)
-            {
-                fail("doca_buf_inventory_create", rc);
-                return;
-            }
-        if ((rc = doca_buf_inventory_start(inv_)) != DOCA_SUCCESS)
-            {
-                fail("doca_buf_inventory_start", rc);
-                return;
-            }
+        if ((rc = doca_mmap_create(&mmap_)) != DOCA_SUCCESS) {
+            fail("doca_mmap_create", rc);
+            return;
+        }
+        if (o.add_dev && dev && (rc = doca_mmap_add_dev(mmap_, dev)) != DOCA_SUCCESS) {
+            fail("doca_mmap_add_dev", rc);
+            return;
+        }
+        if ((rc = doca_mmap_set_permissions(mmap_, o.permissions)) != DOCA_SUCCESS) {
+            fail("doca_mmap_set_permissions", rc);
+            return;
+        }
+        if ((rc = doca_mmap_set_memrange(mmap_, raw_, size)) != DOCA_SUCCESS) {
+            fail("doca_mmap_set_memrange", rc);
+            return;
+        }
+        if (o.start && (rc = doca_mmap_start(mmap_)) != DOCA_SUCCESS) {
+            fail("doca_mmap_start", rc);
+            return;
+        }
+        if ((rc = doca_buf_inventory_create(o.inventory, &inv_)) != DOCA_SUCCESS) {
+            fail("doca_buf_inventory_create", rc);
+            return;
+        }
+        if ((rc = doca_buf_inventory_start(inv_)) != DOCA_SUCCESS) {
+            fail("doca_buf_inventory_start", rc);
+            return;
+        }
     }
     region(const region &) = delete;
     region &operator=(const region &) = delete;
@@ -400,14 +410,15 @@ public:
         if (inv_) {
             doca_error_t rc = doca_buf_inventory_destroy(inv_);
             if (rc != DOCA_SUCCESS)
-                std::fprintf(stderr, "[pid %d] region: doca_buf_inventory_destroy: %s\n", int(getpid()),
-                             err_name(rc).c_str());
+                std::fprintf(stderr, "[pid %d] region: doca_buf_inventory_destroy: %s\n",
+                             int(getpid()), err_name(rc).c_str());
         }
         bool released = true;
         if (mmap_) {
             doca_error_t rc = doca_mmap_destroy(mmap_);
             if (rc != DOCA_SUCCESS) {
-                std::fprintf(stderr, "[pid %d] region: doca_mmap_destroy: %s (memory leaked on purpose)\n",
+                std::fprintf(stderr,
+                             "[pid %d] region: doca_mmap_destroy: %s (memory leaked on purpose)\n",
                              int(getpid()), err_name(rc).c_str());
                 released = false;
             }
@@ -444,7 +455,8 @@ public:
     doca_buf *get_by_args(size_t off, size_t cap, size_t len)
     {
         doca_buf *b = nullptr;
-        last_rc = doca_buf_inventory_buf_get_by_args(inv_, mmap_, base() + off, cap, base() + off, len, &b);
+        last_rc = doca_buf_inventory_buf_get_by_args(inv_, mmap_, base() + off, cap, base() + off,
+                                                     len, &b);
         return last_rc == DOCA_SUCCESS ? b : nullptr;
     }
 
@@ -487,23 +499,23 @@ struct recv_record {
 };
 
 struct consumer_options {
-    uint32_t slots = 8;             // buffers of slot_size bytes, one per post-receive
+    uint32_t slots = 8; // buffers of slot_size bytes, one per post-receive
     size_t slot_size = 4096;
-    uint32_t num_tasks = 0;         // post-receive task pool (0: as many as slots)
-    int imm_data_len = -1;          // doca_comch_consumer_set_imm_data_len before start (-1: leave)
+    uint32_t num_tasks = 0; // post-receive task pool (0: as many as slots)
+    int imm_data_len = -1;  // doca_comch_consumer_set_imm_data_len before start (-1: leave)
     mem_kind mem = mem_kind::aligned;
-    bool auto_repost = true;        // resubmit a task from its completion callback
-    bool hold_errors = false;       // keep error-completed tasks (do not free them)
+    bool auto_repost = true;  // resubmit a task from its completion callback
+    bool hold_errors = false; // keep error-completed tasks (do not free them)
     bool epoll = false;
-    doca_pe *pe = nullptr;          // attach to this engine (e.g. the connection's) instead of an own one
-    bool check_order = false;       // anomaly unless messages land in posting order (one producer only)
+    doca_pe *pe = nullptr;    // attach to this engine (e.g. the connection's) instead of an own one
+    bool check_order = false; // anomaly unless messages land in posting order (one producer only)
 };
 
 class consumer {
 public:
     consumer(doca_comch_connection *conn, doca_dev *dev, consumer_options o = {})
-        : opt_(o), mem_(dev, size_t(o.slots) * o.slot_size, region_options{o.mem, o.slots + 8}), group_({}, o.epoll),
-          bufs_(o.slots, nullptr), posted_(o.slots, 0)
+        : opt_(o), mem_(dev, size_t(o.slots) * o.slot_size, region_options{o.mem, o.slots + 8}),
+          group_({}, o.epoll), bufs_(o.slots, nullptr), posted_(o.slots, 0)
     {
         if (!mem_.ok()) {
             create_rc = DOCA_ERROR_NO_MEMORY;
@@ -520,7 +532,8 @@ public:
         create_rc = doca_comch_consumer_create(conn, mem_.mmap(), &cons_);
         if (create_rc != DOCA_SUCCESS) {
             cons_ = nullptr;
-            std::fprintf(stderr, "[pid %d] doca_comch_consumer_create: %s\n", int(getpid()), err_name(create_rc).c_str());
+            std::fprintf(stderr, "[pid %d] doca_comch_consumer_create: %s\n", int(getpid()),
+                         err_name(create_rc).c_str());
             return;
         }
         ctx_ = doca_comch_consumer_as_ctx(cons_);
@@ -545,7 +558,8 @@ public:
         if (pe_ && own_pe_) {
             doca_error_t rc = doca_pe_destroy(pe_);
             if (rc != DOCA_SUCCESS)
-                std::fprintf(stderr, "[pid %d] ~consumer: doca_pe_destroy: %s\n", int(getpid()), err_name(rc).c_str());
+                std::fprintf(stderr, "[pid %d] ~consumer: doca_pe_destroy: %s\n", int(getpid()),
+                             err_name(rc).c_str());
         }
     }
 
@@ -576,7 +590,8 @@ public:
     // Progresses this consumer's engine and `owner` (the engine of the connection's server or
     // client, when this thread drives it) until `pred` holds.
     // Reposts refused with DOCA_ERROR_AGAIN are retried on the way (retry_pending).
-    bool progress_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout, doca_pe *owner = nullptr)
+    bool progress_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout,
+                        doca_pe *owner = nullptr)
     {
         auto check = [&] {
             retry_pending();
@@ -648,7 +663,8 @@ public:
         // DOCA_ERROR_AGAIN is transient back-pressure (doca_task_submit): retry for a while.
         auto end = clock::now() + 1000ms;
         backoff wait;
-        while ((rc = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t))) == DOCA_ERROR_AGAIN &&
+        while ((rc = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t))) ==
+                   DOCA_ERROR_AGAIN &&
                clock::now() < end) {
             ++post_again;
             wait.pause();
@@ -684,8 +700,9 @@ public:
         doca_error_t rc = doca_ctx_stop(ctx_);
         if (rc != DOCA_SUCCESS && rc != DOCA_ERROR_IN_PROGRESS)
             return rc;
-        return progress_until([&] { return state() == DOCA_CTX_STATE_IDLE; }, timeout, owner) ? DOCA_SUCCESS
-                                                                                             : DOCA_ERROR_TIME_OUT;
+        return progress_until([&] { return state() == DOCA_CTX_STATE_IDLE; }, timeout, owner)
+                   ? DOCA_SUCCESS
+                   : DOCA_ERROR_TIME_OUT;
     }
 
     doca_error_t destroy()
@@ -697,7 +714,8 @@ public:
             cons_ = nullptr;
             ctx_ = nullptr;
         } else {
-            std::fprintf(stderr, "[pid %d] doca_comch_consumer_destroy: %s\n", int(getpid()), err_name(rc).c_str());
+            std::fprintf(stderr, "[pid %d] doca_comch_consumer_destroy: %s\n", int(getpid()),
+                         err_name(rc).c_str());
         }
         return rc;
     }
@@ -729,13 +747,13 @@ public:
     std::function<void(consumer &, const recv_view &)> on_recv;
     std::deque<recv_record> received;
     size_t recv_count = 0;
-    std::vector<doca_error_t> errors;                         // statuses of error completions
-    std::vector<doca_comch_consumer_task_post_recv *> held;   // error-completed tasks (hold_errors)
-    std::vector<std::string> anomalies;                       // contract violations seen in callbacks
-    size_t repost_failures = 0;           // reposts refused with another code than DOCA_ERROR_AGAIN
+    std::vector<doca_error_t> errors;                       // statuses of error completions
+    std::vector<doca_comch_consumer_task_post_recv *> held; // error-completed tasks (hold_errors)
+    std::vector<std::string> anomalies;                     // contract violations seen in callbacks
+    size_t repost_failures = 0; // reposts refused with another code than DOCA_ERROR_AGAIN
     doca_error_t last_repost_rc = DOCA_SUCCESS;
-    uint64_t repost_again = 0;            // reposts refused with DOCA_ERROR_AGAIN (retried later)
-    uint64_t post_again = 0;              // first posts refused with DOCA_ERROR_AGAIN (retried)
+    uint64_t repost_again = 0; // reposts refused with DOCA_ERROR_AGAIN (retried later)
+    uint64_t post_again = 0;   // first posts refused with DOCA_ERROR_AGAIN (retried)
     std::vector<doca_ctx_states> states;
     doca_error_t create_rc = DOCA_ERROR_UNKNOWN;
     doca_error_t setup_rc = DOCA_ERROR_UNKNOWN;
@@ -750,14 +768,16 @@ private:
         d.ptr = this;
         if ((rc = doca_ctx_set_user_data(ctx_, d)) != DOCA_SUCCESS)
             return rc;
-        doca_ctx_set_state_changed_cb(ctx_, [](const union doca_data ud, doca_ctx *, doca_ctx_states, doca_ctx_states next) {
-            static_cast<consumer *>(ud.ptr)->states.push_back(next);
-        });
+        doca_ctx_set_state_changed_cb(
+            ctx_, [](const union doca_data ud, doca_ctx *, doca_ctx_states, doca_ctx_states next) {
+                static_cast<consumer *>(ud.ptr)->states.push_back(next);
+            });
         uint32_t tasks = opt_.num_tasks ? opt_.num_tasks : opt_.slots;
-        if ((rc = doca_comch_consumer_task_post_recv_set_conf(cons_, recv_done, recv_error, tasks)) != DOCA_SUCCESS)
+        if ((rc = doca_comch_consumer_task_post_recv_set_conf(cons_, recv_done, recv_error,
+                                                              tasks)) != DOCA_SUCCESS)
             return rc;
-        if (opt_.imm_data_len >= 0 &&
-            (rc = doca_comch_consumer_set_imm_data_len(cons_, uint32_t(opt_.imm_data_len))) != DOCA_SUCCESS)
+        if (opt_.imm_data_len >= 0 && (rc = doca_comch_consumer_set_imm_data_len(
+                                           cons_, uint32_t(opt_.imm_data_len))) != DOCA_SUCCESS)
             return rc;
         return DOCA_SUCCESS;
     }
@@ -776,7 +796,8 @@ private:
         std::fprintf(stderr, "[pid %d] consumer %u: %s\n", int(getpid()), id(), s.c_str());
     }
 
-    static void recv_done(doca_comch_consumer_task_post_recv *task, union doca_data task_ud, union doca_data ctx_ud)
+    static void recv_done(doca_comch_consumer_task_post_recv *task, union doca_data task_ud,
+                          union doca_data ctx_ud)
     {
         auto *c = static_cast<consumer *>(ctx_ud.ptr);
         size_t slot = task_ud.u64;
@@ -786,8 +807,9 @@ private:
         doca_buf_get_data(buf, &data);
         doca_buf_get_data_len(buf, &len);
         if (doca_task_get_status(doca_comch_consumer_task_post_recv_as_task(task)) != DOCA_SUCCESS)
-            c->anomaly("completion callback with status " +
-                       err_name(doca_task_get_status(doca_comch_consumer_task_post_recv_as_task(task))));
+            c->anomaly(
+                "completion callback with status " +
+                err_name(doca_task_get_status(doca_comch_consumer_task_post_recv_as_task(task))));
         if (slot < c->bufs_.size()) {
             if (buf != c->bufs_[slot])
                 c->anomaly("completed task carries another buf");
@@ -806,8 +828,13 @@ private:
         ++c->recv_count;
         const uint8_t *imm = doca_comch_consumer_task_post_recv_get_imm_data(task);
         uint32_t imm_len = doca_comch_consumer_task_post_recv_get_imm_data_len(task);
-        recv_view v{static_cast<const uint8_t *>(data), len, doca_comch_consumer_task_post_recv_get_producer_id(task),
-                    imm, imm_len, slot, task};
+        recv_view v{static_cast<const uint8_t *>(data),
+                    len,
+                    doca_comch_consumer_task_post_recv_get_producer_id(task),
+                    imm,
+                    imm_len,
+                    slot,
+                    task};
         if (c->on_recv) {
             c->on_recv(*c, v);
         } else {
@@ -840,7 +867,8 @@ private:
         doca_task_free(doca_comch_consumer_task_post_recv_as_task(task));
     }
 
-    static void recv_error(doca_comch_consumer_task_post_recv *task, union doca_data task_ud, union doca_data ctx_ud)
+    static void recv_error(doca_comch_consumer_task_post_recv *task, union doca_data task_ud,
+                           union doca_data ctx_ud)
     {
         auto *c = static_cast<consumer *>(ctx_ud.ptr);
         size_t slot = task_ud.u64;
@@ -854,8 +882,8 @@ private:
             size_t len = 1;
             doca_buf_get_data_len(doca_comch_consumer_task_post_recv_get_buf(task), &len);
             if (len != 0)
-                c->anomaly("buffer of a failed receive has data_len " + std::to_string(len) + " (status " +
-                           err_name(st) + ")");
+                c->anomaly("buffer of a failed receive has data_len " + std::to_string(len) +
+                           " (status " + err_name(st) + ")");
         }
         --c->posted_count_;
         if (c->opt_.hold_errors)
@@ -881,23 +909,24 @@ private:
 // ---- producer ----
 
 struct producer_options {
-    uint32_t num_tasks = 16;        // send-task pool
-    uint32_t slots = 16;            // source buffers of slot_size bytes (messages in flight)
+    uint32_t num_tasks = 16; // send-task pool
+    uint32_t slots = 16;     // source buffers of slot_size bytes (messages in flight)
     size_t slot_size = 4096;
     mem_kind mem = mem_kind::aligned;
     bool epoll = false;
-    doca_pe *pe = nullptr;          // attach to this engine (e.g. the connection's) instead of an own one
+    doca_pe *pe = nullptr; // attach to this engine (e.g. the connection's) instead of an own one
 };
 
 struct send_options {
-    std::chrono::milliseconds timeout = 5000ms;  // for a free slot/task and for AGAIN retries
-    std::function<void()> pump;                  // called between AGAIN retries (default: sleep only)
+    std::chrono::milliseconds timeout = 5000ms; // for a free slot/task and for AGAIN retries
+    std::function<void()> pump; // called between AGAIN retries (default: sleep only)
 };
 
 class producer {
 public:
     producer(doca_comch_connection *conn, doca_dev *dev, producer_options o = {})
-        : opt_(o), mem_(dev, size_t(o.slots) * o.slot_size, region_options{o.mem, o.slots + 8}), group_({}, o.epoll)
+        : opt_(o), mem_(dev, size_t(o.slots) * o.slot_size, region_options{o.mem, o.slots + 8}),
+          group_({}, o.epoll)
     {
         for (uint32_t s = 0; s < o.slots; ++s)
             free_slots_.push_back(o.slots - 1 - s);
@@ -916,7 +945,8 @@ public:
         create_rc = doca_comch_producer_create(conn, &prod_);
         if (create_rc != DOCA_SUCCESS) {
             prod_ = nullptr;
-            std::fprintf(stderr, "[pid %d] doca_comch_producer_create: %s\n", int(getpid()), err_name(create_rc).c_str());
+            std::fprintf(stderr, "[pid %d] doca_comch_producer_create: %s\n", int(getpid()),
+                         err_name(create_rc).c_str());
             return;
         }
         ctx_ = doca_comch_producer_as_ctx(prod_);
@@ -938,7 +968,8 @@ public:
         if (pe_ && own_pe_) {
             doca_error_t rc = doca_pe_destroy(pe_);
             if (rc != DOCA_SUCCESS)
-                std::fprintf(stderr, "[pid %d] ~producer: doca_pe_destroy: %s\n", int(getpid()), err_name(rc).c_str());
+                std::fprintf(stderr, "[pid %d] ~producer: doca_pe_destroy: %s\n", int(getpid()),
+                             err_name(rc).c_str());
         }
     }
 
@@ -995,8 +1026,8 @@ public:
         doca_comch_producer_task_send *t = nullptr;
         doca_error_t rc;
         for (;;) {
-            rc = doca_comch_producer_task_send_alloc_init(prod_, buf, static_cast<uint8_t *>(const_cast<void *>(imm)),
-                                                          imm_len, cid, &t);
+            rc = doca_comch_producer_task_send_alloc_init(
+                prod_, buf, static_cast<uint8_t *>(const_cast<void *>(imm)), imm_len, cid, &t);
             if (rc != DOCA_ERROR_NO_MEMORY || clock::now() > end)
                 break;
             group_.round(1);
@@ -1021,11 +1052,12 @@ public:
         return DOCA_SUCCESS;
     }
 
-    doca_error_t send(uint32_t cid, const void *bytes, size_t len, const void *imm = nullptr, uint32_t imm_len = 0,
-                      const send_options &so = {})
+    doca_error_t send(uint32_t cid, const void *bytes, size_t len, const void *imm = nullptr,
+                      uint32_t imm_len = 0, const send_options &so = {})
     {
         return send(
-            cid, len, [bytes](uint8_t *d, size_t n) { std::memcpy(d, bytes, n); }, imm, imm_len, so);
+            cid, len, [bytes](uint8_t *d, size_t n) { std::memcpy(d, bytes, n); }, imm, imm_len,
+            so);
     }
 
     // doca_task_submit, retried while it returns DOCA_ERROR_AGAIN (sleeping or pumping).
@@ -1048,7 +1080,8 @@ public:
     }
 
     // Progresses this producer's engine until every submitted send has completed.
-    bool wait_completions(std::chrono::milliseconds timeout = 5000ms, const std::function<void()> &pump = {})
+    bool wait_completions(std::chrono::milliseconds timeout = 5000ms,
+                          const std::function<void()> &pump = {})
     {
         auto end = clock::now() + timeout;
         while (in_flight_ > 0) {
@@ -1066,8 +1099,9 @@ public:
         doca_error_t rc = doca_ctx_stop(ctx_);
         if (rc != DOCA_SUCCESS && rc != DOCA_ERROR_IN_PROGRESS)
             return rc;
-        return group_.until([&] { return state() == DOCA_CTX_STATE_IDLE; }, timeout) ? DOCA_SUCCESS
-                                                                                     : DOCA_ERROR_TIME_OUT;
+        return group_.until([&] { return state() == DOCA_CTX_STATE_IDLE; }, timeout)
+                   ? DOCA_SUCCESS
+                   : DOCA_ERROR_TIME_OUT;
     }
 
     doca_error_t destroy()
@@ -1079,7 +1113,8 @@ public:
             prod_ = nullptr;
             ctx_ = nullptr;
         } else {
-            std::fprintf(stderr, "[pid %d] doca_comch_producer_destroy: %s\n", int(getpid()), err_name(rc).c_str());
+            std::fprintf(stderr, "[pid %d] doca_comch_producer_destroy: %s\n", int(getpid()),
+                         err_name(rc).c_str());
         }
         return rc;
     }
@@ -1107,13 +1142,15 @@ private:
         d.ptr = this;
         if ((rc = doca_ctx_set_user_data(ctx_, d)) != DOCA_SUCCESS)
             return rc;
-        doca_ctx_set_state_changed_cb(ctx_, [](const union doca_data ud, doca_ctx *, doca_ctx_states, doca_ctx_states next) {
-            static_cast<producer *>(ud.ptr)->states.push_back(next);
-        });
+        doca_ctx_set_state_changed_cb(
+            ctx_, [](const union doca_data ud, doca_ctx *, doca_ctx_states, doca_ctx_states next) {
+                static_cast<producer *>(ud.ptr)->states.push_back(next);
+            });
         return doca_comch_producer_task_send_set_conf(prod_, send_done, send_done, opt_.num_tasks);
     }
 
-    static void send_done(doca_comch_producer_task_send *task, union doca_data task_ud, union doca_data ctx_ud)
+    static void send_done(doca_comch_producer_task_send *task, union doca_data task_ud,
+                          union doca_data ctx_ud)
     {
         auto *p = static_cast<producer *>(ctx_ud.ptr);
         doca_error_t st = doca_task_get_status(doca_comch_producer_task_send_as_task(task));
@@ -1173,12 +1210,14 @@ public:
     bool has_new(uint32_t id) const
     {
         std::lock_guard<std::mutex> g(mu_);
-        return std::any_of(news_.begin(), news_.end(), [id](const consumer_event &e) { return e.id == id; });
+        return std::any_of(news_.begin(), news_.end(),
+                           [id](const consumer_event &e) { return e.id == id; });
     }
     bool has_expired(uint32_t id) const
     {
         std::lock_guard<std::mutex> g(mu_);
-        return std::any_of(expired_.begin(), expired_.end(), [id](const consumer_event &e) { return e.id == id; });
+        return std::any_of(expired_.begin(), expired_.end(),
+                           [id](const consumer_event &e) { return e.id == id; });
     }
     doca_error_t events_rc = DOCA_ERROR_UNKNOWN;
 
@@ -1228,7 +1267,8 @@ public:
 private:
     static fp_server *self(doca_comch_connection *conn)
     {
-        return static_cast<fp_server *>(of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn))));
+        return static_cast<fp_server *>(
+            of(doca_comch_server_as_ctx(doca_comch_server_get_server_ctx(conn))));
     }
 };
 
@@ -1257,7 +1297,8 @@ public:
 private:
     static fp_client *self(doca_comch_connection *conn)
     {
-        return static_cast<fp_client *>(of(doca_comch_client_as_ctx(doca_comch_client_get_client_ctx(conn))));
+        return static_cast<fp_client *>(
+            of(doca_comch_client_as_ctx(doca_comch_client_get_client_ctx(conn))));
     }
 };
 
@@ -1329,32 +1370,32 @@ inline std::string strf(const char *fmt, ...)
 // ---- shared flows: functions that return an error text ("" = success), usable in the parent
 // (EXPECT_EQ(f(...), "")) and in children (CHILD_CHECK_MSG) alike ----
 
-#define REQ(cond)                                                                                          \
-    do {                                                                                                   \
-        if (!(cond))                                                                                       \
-            return ::sc_test::fp::strf("%s:%d: %s", __FILE__, __LINE__, #cond);                            \
+#define REQ(cond)                                                                                  \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            return ::sc_test::fp::strf("%s:%d: %s", __FILE__, __LINE__, #cond);                    \
     } while (0)
-#define REQ_MSG(cond, ...)                                                                                 \
-    do {                                                                                                   \
-        if (!(cond))                                                                                       \
-            return ::sc_test::fp::strf("%s:%d: %s: ", __FILE__, __LINE__, #cond) +                         \
-                   ::sc_test::fp::strf(__VA_ARGS__);                                                       \
+#define REQ_MSG(cond, ...)                                                                         \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            return ::sc_test::fp::strf("%s:%d: %s: ", __FILE__, __LINE__, #cond) +                 \
+                   ::sc_test::fp::strf(__VA_ARGS__);                                               \
     } while (0)
-#define REQ_EQ(a, b)                                                                                       \
-    do {                                                                                                   \
-        auto &&req_a_ = (a);                                                                               \
-        auto &&req_b_ = (b);                                                                               \
-        if (!(req_a_ == req_b_))                                                                           \
-            return ::sc_test::fp::strf("%s:%d: %s == %s (%s vs %s)", __FILE__, __LINE__, #a, #b,           \
-                                       ::sc_test::fp::show(req_a_).c_str(),                                \
-                                       ::sc_test::fp::show(req_b_).c_str());                               \
+#define REQ_EQ(a, b)                                                                               \
+    do {                                                                                           \
+        auto &&req_a_ = (a);                                                                       \
+        auto &&req_b_ = (b);                                                                       \
+        if (!(req_a_ == req_b_))                                                                   \
+            return ::sc_test::fp::strf("%s:%d: %s == %s (%s vs %s)", __FILE__, __LINE__, #a, #b,   \
+                                       ::sc_test::fp::show(req_a_).c_str(),                        \
+                                       ::sc_test::fp::show(req_b_).c_str());                       \
     } while (0)
 // Propagates the error text of a nested flow.
-#define REQ_OK(expr)                                                                                       \
-    do {                                                                                                   \
-        std::string req_e_ = (expr);                                                                       \
-        if (!req_e_.empty())                                                                               \
-            return req_e_;                                                                                 \
+#define REQ_OK(expr)                                                                               \
+    do {                                                                                           \
+        std::string req_e_ = (expr);                                                               \
+        if (!req_e_.empty())                                                                       \
+            return req_e_;                                                                         \
     } while (0)
 
 inline std::string errs_to_string(const std::vector<doca_error_t> &v)
@@ -1394,7 +1435,8 @@ inline std::string join(const std::vector<std::string> &v)
 
 // ---- connection set-up and orderly end, shared by parent and child code ----
 
-inline bool establish(fp_server &s, doca_comch_connection *&conn, std::chrono::milliseconds t = 10000ms)
+inline bool establish(fp_server &s, doca_comch_connection *&conn,
+                      std::chrono::milliseconds t = 10000ms)
 {
     if (!s.wait_connection(t))
         return false;
@@ -1402,7 +1444,8 @@ inline bool establish(fp_server &s, doca_comch_connection *&conn, std::chrono::m
     return true;
 }
 
-inline bool establish(fp_client &c, doca_comch_connection *&conn, std::chrono::milliseconds t = 10000ms)
+inline bool establish(fp_client &c, doca_comch_connection *&conn,
+                      std::chrono::milliseconds t = 10000ms)
 {
     if (!c.wait_running(t))
         return false;
@@ -1410,8 +1453,14 @@ inline bool establish(fp_client &c, doca_comch_connection *&conn, std::chrono::m
     return conn != nullptr;
 }
 
-inline doca_error_t expected_start_rc(const fp_server &) { return DOCA_SUCCESS; }
-inline doca_error_t expected_start_rc(const fp_client &) { return DOCA_ERROR_IN_PROGRESS; }
+inline doca_error_t expected_start_rc(const fp_server &)
+{
+    return DOCA_SUCCESS;
+}
+inline doca_error_t expected_start_rc(const fp_client &)
+{
+    return DOCA_ERROR_IN_PROGRESS;
+}
 
 // Both sides: say "fin" and wait for the peer's (each side destroys its fast-path objects before).
 inline std::string exchange_fin(side &s, doca_comch_connection *conn)
@@ -1427,7 +1476,8 @@ inline std::string finish(fp_server &s, doca_comch_connection *conn)
     std::string e = exchange_fin(s, conn);
     if (!e.empty())
         return e;
-    REQ_MSG(s.progress_until([&] { return !s.disconnected.empty(); }, 10000ms), "client did not disconnect");
+    REQ_MSG(s.progress_until([&] { return !s.disconnected.empty(); }, 10000ms),
+            "client did not disconnect");
     REQ_EQ(s.stop_and_wait(), DOCA_SUCCESS);
     return "";
 }
@@ -1461,15 +1511,16 @@ inline int run_side(const std::string &name, bool epoll,
 }
 
 // Waits for the peer's "cid <id>" and for this side's new-consumer event with that id.
-inline std::string learn_remote_consumer(side &s, consumer_events &ev, doca_comch_connection *conn, uint32_t &cid,
-                                         const char *prefix = "cid ")
+inline std::string learn_remote_consumer(side &s, consumer_events &ev, doca_comch_connection *conn,
+                                         uint32_t &cid, const char *prefix = "cid ")
 {
     std::string rest;
     REQ_MSG(expect_msg(s, prefix, &rest, 10000ms), "no \"%s\" message", prefix);
     cid = uint32_t(parse_u64(rest));
     REQ_MSG(cid != 0, "consumer id 0 announced");
     uint32_t id = cid;
-    REQ_MSG(s.progress_until([&] { return ev.has_new(id); }, 5000ms), "no new-consumer event for id %u", id);
+    REQ_MSG(s.progress_until([&] { return ev.has_new(id); }, 5000ms),
+            "no new-consumer event for id %u", id);
     for (auto &e : ev.news())
         if (e.id == id)
             REQ_MSG(e.conn == conn, "new-consumer event for %u on another connection", id);
@@ -1484,7 +1535,8 @@ inline std::string start_consumer(consumer &c, side &s)
     REQ_MSG(c.id() != 0, "consumer id is 0");
     REQ_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
     REQ_EQ(c.state(), DOCA_CTX_STATE_STARTING);
-    REQ_MSG(c.wait_running(s.pe(), 10000ms), "consumer not RUNNING (state %s)", state_name(c.state()).c_str());
+    REQ_MSG(c.wait_running(s.pe(), 10000ms), "consumer not RUNNING (state %s)",
+            state_name(c.state()).c_str());
     return "";
 }
 

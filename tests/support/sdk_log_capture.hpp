@@ -31,7 +31,8 @@ inline doca_log_backend *backend()
 {
     static doca_log_backend *b = [] {
         doca_log_backend *be = nullptr;
-        if (doca_log_backend_create_with_buf_sdk(buffer, sizeof buffer, on_line, &be) != DOCA_SUCCESS)
+        if (doca_log_backend_create_with_buf_sdk(buffer, sizeof buffer, on_line, &be) !=
+            DOCA_SUCCESS)
             return static_cast<doca_log_backend *>(nullptr);
         doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_DEBUG);
         return be;
@@ -46,7 +47,10 @@ inline size_t mark()
     return lines.size();
 }
 
-inline bool ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+inline bool ident(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // `fn` appears in `line` as a whole word (doca_buf_get_data does not match doca_buf_get_data_len).
 inline bool names(const std::string &line, const std::string &fn)
@@ -96,38 +100,41 @@ inline std::string since(size_t m)
 } // namespace sdk_log
 
 // `fn(args)` returns `code`, and an SDK log line names `fn`.
-#define EXPECT_REFUSED(code, fn, ...)                                                                       \
-    do {                                                                                                    \
-        const size_t mark_ = sdk_log::mark();                                                               \
-        const doca_error_t rc_ = fn(__VA_ARGS__);                                                           \
-        EXPECT_EQ(rc_, code) << #fn "(" #__VA_ARGS__ ")";                                                   \
-        if (rc_ != DOCA_SUCCESS) {                                                                          \
-            EXPECT_TRUE(sdk_log::named_since(mark_, #fn))                                                   \
-                << "no SDK log line names " #fn " after " #fn "(" #__VA_ARGS__ ") was refused"             \
-                << sdk_log::since(mark_);                                                                   \
-        }                                                                                                   \
+#define EXPECT_REFUSED(code, fn, ...)                                                              \
+    do {                                                                                           \
+        const size_t mark_ = sdk_log::mark();                                                      \
+        const doca_error_t rc_ = fn(__VA_ARGS__);                                                  \
+        EXPECT_EQ(rc_, code) << #fn "(" #__VA_ARGS__ ")";                                          \
+        if (rc_ != DOCA_SUCCESS) {                                                                 \
+            EXPECT_TRUE(sdk_log::named_since(mark_, #fn))                                          \
+                << "no SDK log line names " #fn " after " #fn "(" #__VA_ARGS__ ") was refused"     \
+                << sdk_log::since(mark_);                                                          \
+        }                                                                                          \
     } while (0)
 
 // As EXPECT_REFUSED, for a static inline wrapper: the log line names the exported function
 // `logged` that the wrapper calls.
-#define EXPECT_REFUSED_VIA(code, logged, fn, ...)                                                           \
-    do {                                                                                                    \
-        const size_t mark_ = sdk_log::mark();                                                               \
-        EXPECT_EQ(fn(__VA_ARGS__), code) << #fn "(" #__VA_ARGS__ ")";                                       \
-        EXPECT_TRUE(sdk_log::named_since(mark_, #logged))                                                   \
-            << "no SDK log line names " #logged " after " #fn "(" #__VA_ARGS__ ") was refused"             \
-            << sdk_log::since(mark_);                                                                       \
+#define EXPECT_REFUSED_VIA(code, logged, fn, ...)                                                  \
+    do {                                                                                           \
+        const size_t mark_ = sdk_log::mark();                                                      \
+        EXPECT_EQ(fn(__VA_ARGS__), code) << #fn "(" #__VA_ARGS__ ")";                              \
+        EXPECT_TRUE(sdk_log::named_since(mark_, #logged))                                          \
+            << "no SDK log line names " #logged " after " #fn "(" #__VA_ARGS__ ") was refused"     \
+            << sdk_log::since(mark_);                                                              \
     } while (0)
 
 // `expr` (a call of `fn` returning nothing useful) does not crash and logs a line naming `fn`.
-#define EXPECT_LOGGED(fn, expr)                                                                             \
-    do {                                                                                                    \
-        const size_t mark_ = sdk_log::mark();                                                               \
-        expr;                                                                                               \
-        EXPECT_TRUE(sdk_log::named_since(mark_, #fn))                                                       \
-            << "no SDK log line names " #fn " after " #expr << sdk_log::since(mark_);                      \
+#define EXPECT_LOGGED(fn, expr)                                                                    \
+    do {                                                                                           \
+        const size_t mark_ = sdk_log::mark();                                                      \
+        expr;                                                                                      \
+        EXPECT_TRUE(sdk_log::named_since(mark_, #fn))                                              \
+            << "no SDK log line names " #fn " after " #expr << sdk_log::since(mark_);              \
     } while (0)
 
 // A zeroed block standing for "a pointer to something that is not a DOCA object of this kind".
 alignas(64) inline unsigned char junk_block[1024];
-template <typename T> T *junk() { return reinterpret_cast<T *>(junk_block); }
+template <typename T> T *junk()
+{
+    return reinterpret_cast<T *>(junk_block);
+}

@@ -284,10 +284,14 @@ std::vector<demo_step> demo_steps(const demo_context &ctx)
         {"Control path: comch_ctrl_path_server (DPU side) <-> comch_ctrl_path_client (host side)",
          step_ctrl_path},
         {"Ping-pong, busy polling: comch_ping, " + std::to_string(n) + " messages of 64 bytes",
-         [n](const demo_context &c) { return step_ping(c, n, 64, false); }},
+         [n](const demo_context &c) {
+             return step_ping(c, n, 64, false);
+         }},
         {"Ping-pong, event driven: comch_ping --epoll, " + std::to_string(n_epoll) +
              " messages of 1024 bytes",
-         [n_epoll](const demo_context &c) { return step_ping(c, n_epoll, 1024, true); }},
+         [n_epoll](const demo_context &c) {
+             return step_ping(c, n_epoll, 1024, true);
+         }},
         {"Fast path: comch_stream, " + size_text(stream_block_size) + " blocks every " +
              std::to_string(stream_interval_us) + " us for " +
              std::to_string(stream_duration_ms / 1000) + " s (host producer -> DPU consumer)",

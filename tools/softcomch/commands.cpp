@@ -13,7 +13,8 @@ namespace {
 constexpr std::array command_table{
     command_info{"run", "Run a DPU-side and a host-side program connected by a private fabric",
                  cmd_run},
-    command_info{"demo", "Show SoftComch at work: control-path samples, ping-pong, fast-path streaming",
+    command_info{"demo",
+                 "Show SoftComch at work: control-path samples, ping-pong, fast-path streaming",
                  cmd_demo},
     command_info{"doctor", "Check this machine, the environment and the install for SoftComch",
                  cmd_doctor},

@@ -32,7 +32,7 @@ struct command_usage {
 };
 
 class parsed_options {
-  public:
+public:
     bool has(std::string_view long_name) const
     {
         return values_.count(std::string(long_name)) != 0;
@@ -46,7 +46,7 @@ class parsed_options {
     }
     void add_positional(std::string value) { positional_.push_back(std::move(value)); }
 
-  private:
+private:
     std::map<std::string, std::string, std::less<>> values_;
     std::vector<std::string> positional_;
 };

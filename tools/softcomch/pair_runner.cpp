@@ -92,7 +92,7 @@ struct child {
 // Blocks the signals the loop handles, routes them to a signalfd and ignores SIGPIPE (a
 // relayed line written to a closed stdout must not kill us); everything is undone on exit.
 class signal_scope {
-  public:
+public:
     signal_scope()
     {
         sigset_t handled;
@@ -137,7 +137,7 @@ class signal_scope {
     int fd() const noexcept { return fd_.get(); }
     const sigset_t &child_mask() const noexcept { return old_mask_; }
 
-  private:
+private:
     sigset_t old_mask_{};
     struct sigaction old_pipe_ {};
     bool blocked_ = false;
@@ -263,11 +263,10 @@ void reap(child &c)
 }
 
 class relay {
-  public:
+public:
     explicit relay(const pair_config &cfg)
         : sink_(cfg.on_line ? cfg.on_line : line_sink(default_sink))
-    {
-    }
+    {}
 
     // Reads what is available; closes the pipe at end of file. Returns whether it is still open.
     bool pump(side who, output_pipe &p)
@@ -298,7 +297,7 @@ class relay {
         p.fd.reset();
     }
 
-  private:
+private:
     void emit_lines(side who, output_pipe &p)
     {
         size_t start = 0;
@@ -383,7 +382,9 @@ pair_result run_pair(const pair_config &cfg)
 {
     pair_result r;
     const uint64_t t0 = now_ns();
-    auto elapsed_s = [&] { return double(now_ns() - t0) / 1e9; };
+    auto elapsed_s = [&] {
+        return double(now_ns() - t0) / 1e9;
+    };
     auto say = [&](const std::string &msg) {
         std::fprintf(stderr, "%s: %s\n", cfg.tag.c_str(), msg.c_str());
     };

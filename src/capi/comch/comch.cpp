@@ -18,7 +18,10 @@ using softcomch::object_kind;
 
 namespace {
 
-bool valid_ctx(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
+bool valid_ctx(const doca_ctx *c) noexcept
+{
+    return c && c->tag_.is(object_kind::ctx);
+}
 // The tag says "a live context"; the dynamic type says which one (a client passed where a server
 // is expected is refused, not misused).
 bool valid(const doca_comch_server *s) noexcept
@@ -29,16 +32,28 @@ bool valid(const doca_comch_client *c) noexcept
 {
     return valid_ctx(c) && static_cast<const doca_ctx *>(c)->as<doca_comch_client>();
 }
-bool valid(const doca_comch_connection *c) noexcept { return c && c->tag_.is(object_kind::connection); }
-bool valid(const doca_devinfo *d) noexcept { return d && d->tag_.is(object_kind::devinfo); }
-bool valid(const doca_dev *d) noexcept { return d && d->tag_.is(object_kind::dev); }
-bool valid(const doca_dev_rep *r) noexcept { return r && r->tag_.is(object_kind::dev_rep); }
+bool valid(const doca_comch_connection *c) noexcept
+{
+    return c && c->tag_.is(object_kind::connection);
+}
+bool valid(const doca_devinfo *d) noexcept
+{
+    return d && d->tag_.is(object_kind::devinfo);
+}
+bool valid(const doca_dev *d) noexcept
+{
+    return d && d->tag_.is(object_kind::dev);
+}
+bool valid(const doca_dev_rep *r) noexcept
+{
+    return r && r->tag_.is(object_kind::dev_rep);
+}
 
-#define SC_CHECK(obj, what)                                                                    \
-    do {                                                                                       \
-        if (!valid(obj))                                                                       \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, ::softcomch::api_function(),                     \
-                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                      \
+#define SC_CHECK(obj, what)                                                                        \
+    do {                                                                                           \
+        if (!valid(obj))                                                                           \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, ::softcomch::api_function(),       \
+                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                          \
     } while (0)
 
 // Name length check shared by server and client create.
@@ -51,17 +66,20 @@ doca_error_t check_name(const char *func, const doca_devinfo *info, const char *
     if (len == 0)
         SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the name is empty", func);
     if (len >= max)
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                  "%s: the name is too long (at most %u characters; see doca_comch_cap_get_max_name_len)", func,
-                  max - 1);
+        SC_REFUSE(
+            DOCA_ERROR_INVALID_VALUE,
+            "%s: the name is too long (at most %u characters; see doca_comch_cap_get_max_name_len)",
+            func, max - 1);
     return DOCA_SUCCESS;
 }
 
-template <typename Fn> doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
+template <typename Fn>
+doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
 {
     return guard(func, [&]() -> doca_error_t {
         if (!valid(devinfo))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s devinfo", func, devinfo ? "invalid" : "NULL");
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s devinfo", func,
+                      devinfo ? "invalid" : "NULL");
         if (!out)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: output pointer is NULL", func);
         *out = get(devinfo->comch());
@@ -75,7 +93,8 @@ extern "C" {
 
 // ---- connection ----
 
-doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *connection, union doca_data user_data)
+doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *connection,
+                                                 union doca_data user_data)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(connection, "connection");
@@ -87,25 +106,30 @@ doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *c
 union doca_data doca_comch_connection_get_user_data(const struct doca_comch_connection *connection)
 {
     if (!valid(connection)) {
-        SC_LOG_ERR("doca_comch_connection_get_user_data: %s connection", connection ? "invalid" : "NULL");
+        SC_LOG_ERR("doca_comch_connection_get_user_data: %s connection",
+                   connection ? "invalid" : "NULL");
         return doca_data{};
     }
     return connection->user_data_;
 }
 
-struct doca_comch_server *doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection)
+struct doca_comch_server *
+doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection)
 {
     if (!valid(connection)) {
-        SC_LOG_ERR("doca_comch_server_get_server_ctx: %s connection", connection ? "invalid" : "NULL");
+        SC_LOG_ERR("doca_comch_server_get_server_ctx: %s connection",
+                   connection ? "invalid" : "NULL");
         return nullptr;
     }
     return connection->owner_->as<doca_comch_server>();
 }
 
-struct doca_comch_client *doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
+struct doca_comch_client *
+doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
 {
     if (!valid(connection)) {
-        SC_LOG_ERR("doca_comch_client_get_client_ctx: %s connection", connection ? "invalid" : "NULL");
+        SC_LOG_ERR("doca_comch_client_get_client_ctx: %s connection",
+                   connection ? "invalid" : "NULL");
         return nullptr;
     }
     return connection->owner_->as<doca_comch_client>();
@@ -125,7 +149,8 @@ doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *com
 }
 
 doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connection *comch_connection,
-                                               enum doca_comch_counter counter_type, uint64_t *counter_value)
+                                               enum doca_comch_counter counter_type,
+                                               uint64_t *counter_value)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_connection, "connection");
@@ -148,13 +173,15 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
             *counter_value = s.recv_bytes;
             return DOCA_SUCCESS;
         }
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", ::softcomch::api_function(), counter);
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", ::softcomch::api_function(),
+                  counter);
     });
 }
 
 // ---- capabilities ----
 
-doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo, uint32_t *max_name_len)
+doca_error_t doca_comch_cap_get_max_name_len(const struct doca_devinfo *devinfo,
+                                             uint32_t *max_name_len)
 {
     return cap_u32(__func__, devinfo, max_name_len, [](const auto &c) { return c.max_name_len; });
 }
@@ -164,19 +191,23 @@ doca_error_t doca_comch_cap_get_max_msg_size(const struct doca_devinfo *devinfo,
     return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_msg_size; });
 }
 
-doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo, uint32_t *size)
+doca_error_t doca_comch_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
+                                                    uint32_t *size)
 {
     return cap_u32(__func__, devinfo, size, [](const auto &c) { return c.max_recv_queue_size; });
 }
 
-doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo, uint32_t *num_clients)
+doca_error_t doca_comch_cap_get_max_clients(const struct doca_devinfo *devinfo,
+                                            uint32_t *num_clients)
 {
     return cap_u32(__func__, devinfo, num_clients, [](const auto &c) { return c.max_clients; });
 }
 
-doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *max_send_tasks)
+doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo,
+                                               uint32_t *max_send_tasks)
 {
-    return cap_u32(__func__, devinfo, max_send_tasks, [](const auto &c) { return c.max_send_tasks; });
+    return cap_u32(__func__, devinfo, max_send_tasks,
+                   [](const auto &c) { return c.max_send_tasks; });
 }
 
 doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
@@ -197,15 +228,16 @@ doca_error_t doca_comch_cap_client_is_supported(const struct doca_devinfo *devin
 
 // ---- server ----
 
-doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep *repr, const char *name,
-                                      struct doca_comch_server **comch_server)
+doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep *repr,
+                                      const char *name, struct doca_comch_server **comch_server)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(dev, "device");
         SC_CHECK(repr, "representor");
         SC_CHECK_NOT_NULL(comch_server);
         doca_devinfo *info = dev->info();
-        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name);
+            rc != DOCA_SUCCESS)
             return rc;
         if (!info->server_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
@@ -214,9 +246,11 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
                       ::softcomch::api_function(), info->pci_addr().c_str());
         if (repr->info()->manager() != info)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                      "%s: representor %s is not managed by device %s (list the device's representors with "
+                      "%s: representor %s is not managed by device %s (list the device's "
+                      "representors with "
                       "doca_devinfo_rep_create_list)",
-                      ::softcomch::api_function(), repr->info()->name().c_str(), info->pci_addr().c_str());
+                      ::softcomch::api_function(), repr->info()->name().c_str(),
+                      info->pci_addr().c_str());
         *comch_server = new doca_comch_server(dev, repr, name);
         return DOCA_SUCCESS;
     });
@@ -227,14 +261,16 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
         if (!comch_server->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the server is %s; stop it and progress until IDLE first", ::softcomch::api_function(),
-                      softcomch::core::state_name(comch_server->state()));
+            SC_REFUSE(
+                DOCA_ERROR_IN_USE, "%s: the server is %s; stop it and progress until IDLE first",
+                ::softcomch::api_function(), softcomch::core::state_name(comch_server->state()));
         delete comch_server;
         return DOCA_SUCCESS;
     });
 }
 
-doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server, uint32_t size)
+doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server,
+                                                uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -242,7 +278,8 @@ doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_
     });
 }
 
-doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server, uint32_t *size)
+doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
+                                                uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -252,7 +289,8 @@ doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *
     });
 }
 
-doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server, uint32_t size)
+doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server,
+                                                   uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -260,7 +298,8 @@ doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *com
     });
 }
 
-doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server, uint32_t *size)
+doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server,
+                                                   uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -270,7 +309,8 @@ doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_serve
     });
 }
 
-doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server, struct doca_dev **dev)
+doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server,
+                                          struct doca_dev **dev)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -280,7 +320,8 @@ doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_
     });
 }
 
-doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *comch_server, struct doca_dev_rep **rep)
+doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *comch_server,
+                                              struct doca_dev_rep **rep)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -299,7 +340,8 @@ struct doca_ctx *doca_comch_server_as_ctx(struct doca_comch_server *comch_server
     return comch_server;
 }
 
-doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server, struct doca_comch_connection *connection)
+doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
+                                          struct doca_comch_connection *connection)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
@@ -308,19 +350,20 @@ doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server
     });
 }
 
-doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_server *comch_server,
-                                                  doca_comch_task_send_completion_cb_t task_completion_cb,
-                                                  doca_comch_task_send_completion_cb_t task_error_cb,
-                                                  uint32_t num_send_tasks)
+doca_error_t doca_comch_server_task_send_set_conf(
+    struct doca_comch_server *comch_server, doca_comch_task_send_completion_cb_t task_completion_cb,
+    doca_comch_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, ::softcomch::api_function());
+        return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                                ::softcomch::api_function());
     });
 }
 
 doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *comch_server,
-                                                    struct doca_comch_connection *peer, const void *msg, uint32_t len,
+                                                    struct doca_comch_connection *peer,
+                                                    const void *msg, uint32_t len,
                                                     struct doca_comch_task_send **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
@@ -328,7 +371,8 @@ doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *co
         SC_CHECK(peer, "connection");
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_server->task_send_alloc_init(peer, msg, len, task, ::softcomch::api_function());
+        return comch_server->task_send_alloc_init(peer, msg, len, task,
+                                                  ::softcomch::api_function());
     });
 }
 
@@ -342,34 +386,40 @@ doca_error_t doca_comch_server_event_msg_recv_register(struct doca_comch_server 
 }
 
 doca_error_t doca_comch_server_event_connection_status_changed_register(
-    struct doca_comch_server *comch_server, doca_comch_event_connection_status_changed_cb_t connect_event_cb,
+    struct doca_comch_server *comch_server,
+    doca_comch_event_connection_status_changed_cb_t connect_event_cb,
     doca_comch_event_connection_status_changed_cb_t disconnect_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb, ::softcomch::api_function());
+        return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb,
+                                                       ::softcomch::api_function());
     });
 }
 
-doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
-                                                       doca_comch_event_consumer_cb_t new_consumer_event_cb,
-                                                       doca_comch_event_consumer_cb_t expired_consumer_event_cb)
+doca_error_t
+doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server,
+                                          doca_comch_event_consumer_cb_t new_consumer_event_cb,
+                                          doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_server, "server");
-        return comch_server->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
+        return comch_server->event_consumer_register(
+            new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
     });
 }
 
 // ---- client ----
 
-doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name, struct doca_comch_client **comch_client)
+doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
+                                      struct doca_comch_client **comch_client)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(dev, "device");
         SC_CHECK_NOT_NULL(comch_client);
         doca_devinfo *info = dev->info();
-        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name);
+            rc != DOCA_SUCCESS)
             return rc;
         if (!info->client_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
@@ -386,14 +436,16 @@ doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
         if (!comch_client->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the client is %s; stop it and progress until IDLE first", ::softcomch::api_function(),
-                      softcomch::core::state_name(comch_client->state()));
+            SC_REFUSE(
+                DOCA_ERROR_IN_USE, "%s: the client is %s; stop it and progress until IDLE first",
+                ::softcomch::api_function(), softcomch::core::state_name(comch_client->state()));
         delete comch_client;
         return DOCA_SUCCESS;
     });
 }
 
-doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client, uint32_t size)
+doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client,
+                                                uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
@@ -401,7 +453,8 @@ doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_
     });
 }
 
-doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client, uint32_t *size)
+doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
+                                                uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
@@ -411,7 +464,8 @@ doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *
     });
 }
 
-doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client, uint32_t size)
+doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client,
+                                                   uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
@@ -419,7 +473,8 @@ doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *com
     });
 }
 
-doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client, uint32_t *size)
+doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client,
+                                                   uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
@@ -429,7 +484,8 @@ doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_clien
     });
 }
 
-doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client, struct doca_dev **dev)
+doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client,
+                                          struct doca_dev **dev)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
@@ -455,26 +511,29 @@ doca_error_t doca_comch_client_get_connection(const struct doca_comch_client *co
         SC_CHECK(comch_client, "client");
         SC_CHECK_NOT_NULL(connection);
         if (comch_client->state() != DOCA_CTX_STATE_RUNNING || !comch_client->connection())
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the client is %s; its connection exists once it is RUNNING",
-                      ::softcomch::api_function(), softcomch::core::state_name(comch_client->state()));
+            SC_REFUSE(DOCA_ERROR_BAD_STATE,
+                      "%s: the client is %s; its connection exists once it is RUNNING",
+                      ::softcomch::api_function(),
+                      softcomch::core::state_name(comch_client->state()));
         *connection = comch_client->connection();
         return DOCA_SUCCESS;
     });
 }
 
-doca_error_t doca_comch_client_task_send_set_conf(struct doca_comch_client *comch_client,
-                                                  doca_comch_task_send_completion_cb_t task_completion_cb,
-                                                  doca_comch_task_send_completion_cb_t task_error_cb,
-                                                  uint32_t num_send_tasks)
+doca_error_t doca_comch_client_task_send_set_conf(
+    struct doca_comch_client *comch_client, doca_comch_task_send_completion_cb_t task_completion_cb,
+    doca_comch_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, ::softcomch::api_function());
+        return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                                ::softcomch::api_function());
     });
 }
 
 doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *comch_client,
-                                                    struct doca_comch_connection *peer, const void *msg, uint32_t len,
+                                                    struct doca_comch_connection *peer,
+                                                    const void *msg, uint32_t len,
                                                     struct doca_comch_task_send **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
@@ -482,7 +541,8 @@ doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *co
         SC_CHECK(peer, "connection");
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_client->task_send_alloc_init(peer, msg, len, task, ::softcomch::api_function());
+        return comch_client->task_send_alloc_init(peer, msg, len, task,
+                                                  ::softcomch::api_function());
     });
 }
 
@@ -495,20 +555,23 @@ doca_error_t doca_comch_client_event_msg_recv_register(struct doca_comch_client 
     });
 }
 
-doca_error_t doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
-                                                       doca_comch_event_consumer_cb_t new_consumer_event_cb,
-                                                       doca_comch_event_consumer_cb_t expired_consumer_event_cb)
+doca_error_t
+doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client,
+                                          doca_comch_event_consumer_cb_t new_consumer_event_cb,
+                                          doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(comch_client, "client");
-        return comch_client->event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
+        return comch_client->event_consumer_register(
+            new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
     });
 }
 
 struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task)
 {
     if (!softcomch::core::is_task_of(task)) {
-        SC_LOG_ERR("doca_comch_task_send_as_task: %s task", task ? "invalid (freed, foreign, or of another kind)" : "NULL");
+        SC_LOG_ERR("doca_comch_task_send_as_task: %s task",
+                   task ? "invalid (freed, foreign, or of another kind)" : "NULL");
         return nullptr;
     }
     return task;

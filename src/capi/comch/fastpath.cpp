@@ -22,7 +22,10 @@ using softcomch::object_kind;
 
 namespace {
 
-bool valid_ctx(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
+bool valid_ctx(const doca_ctx *c) noexcept
+{
+    return c && c->tag_.is(object_kind::ctx);
+}
 bool valid(const doca_comch_consumer *c) noexcept
 {
     return valid_ctx(c) && static_cast<const doca_ctx *>(c)->as<doca_comch_consumer>();
@@ -31,30 +34,47 @@ bool valid(const doca_comch_producer *p) noexcept
 {
     return valid_ctx(p) && static_cast<const doca_ctx *>(p)->as<doca_comch_producer>();
 }
-bool valid(const doca_comch_connection *c) noexcept { return c && c->tag_.is(object_kind::connection); }
-bool valid(const doca_mmap *m) noexcept { return m && m->tag_.is(object_kind::mmap); }
-bool valid(const doca_buf *b) noexcept { return b && b->tag_.is(object_kind::buf); }
-bool valid(const doca_devinfo *d) noexcept { return d && d->tag_.is(object_kind::devinfo); }
+bool valid(const doca_comch_connection *c) noexcept
+{
+    return c && c->tag_.is(object_kind::connection);
+}
+bool valid(const doca_mmap *m) noexcept
+{
+    return m && m->tag_.is(object_kind::mmap);
+}
+bool valid(const doca_buf *b) noexcept
+{
+    return b && b->tag_.is(object_kind::buf);
+}
+bool valid(const doca_devinfo *d) noexcept
+{
+    return d && d->tag_.is(object_kind::devinfo);
+}
 // A live task of the accessor's own kind: a control-path send task cast to a producer task (or
 // any other mix-up) is refused, not written at the wrong offset.
-template <typename T> bool valid_task(const T *t) noexcept { return softcomch::core::is_task_of(t); }
+template <typename T> bool valid_task(const T *t) noexcept
+{
+    return softcomch::core::is_task_of(t);
+}
 
-#define SC_CHECK(obj, what)                                                                    \
-    do {                                                                                       \
-        if (!valid(obj))                                                                       \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, api_function(),               \
-                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                      \
+#define SC_CHECK(obj, what)                                                                        \
+    do {                                                                                           \
+        if (!valid(obj))                                                                           \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, api_function(),                    \
+                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                          \
     } while (0)
 
 // The connection must be open and its owner RUNNING to carry producers and consumers.
 doca_error_t check_connection(const doca_comch_connection *conn)
 {
     if (!conn->is_open() || conn->owner_->state() != DOCA_CTX_STATE_RUNNING)
-        SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the connection is not established (or is closing)", api_function());
+        SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the connection is not established (or is closing)",
+                  api_function());
     return DOCA_SUCCESS;
 }
 
-template <typename Fn> doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
+template <typename Fn>
+doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
 {
     return guard(func, [&]() -> doca_error_t {
         SC_CHECK(devinfo, "devinfo");
@@ -69,7 +89,8 @@ doca_error_t fastpath_supported(const char *func, const doca_devinfo *devinfo)
     return guard(func, [&]() -> doca_error_t {
         SC_CHECK(devinfo, "devinfo");
         // Producers and consumers run on both sides, on any device that can hold a connection.
-        return devinfo->server_capable() || devinfo->client_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+        return devinfo->server_capable() || devinfo->client_capable() ? DOCA_SUCCESS
+                                                                      : DOCA_ERROR_NOT_SUPPORTED;
     });
 }
 
@@ -94,7 +115,8 @@ extern "C" {
 // consumer
 // ---------------------------------------------------------------------------------------------
 
-doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_connection, struct doca_mmap *buf_mmap,
+doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_connection,
+                                        struct doca_mmap *buf_mmap,
                                         struct doca_comch_consumer **consumer)
 {
     return guard(__func__, [&]() -> doca_error_t {
@@ -104,11 +126,13 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
         if (doca_error_t rc = check_connection(comch_connection); rc != DOCA_SUCCESS)
             return rc;
         if (!buf_mmap->started())
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the mmap is not started (doca_mmap_start)", api_function());
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the mmap is not started (doca_mmap_start)",
+                      api_function());
         uint32_t max = comch_connection->owner_->dev()->info()->comch().max_consumers;
         if (comch_connection->fast_.live_consumers.load() >= max)
-            SC_REFUSE(DOCA_ERROR_NO_MEMORY, "%s: the connection already has %u consumers (the maximum)",
-                      api_function(), max);
+            SC_REFUSE(DOCA_ERROR_NO_MEMORY,
+                      "%s: the connection already has %u consumers (the maximum)", api_function(),
+                      max);
         uint32_t id = comch_connection->fast_.next_consumer_id.fetch_add(1);
         *consumer = new doca_comch_consumer(comch_connection, buf_mmap, id);
         return DOCA_SUCCESS;
@@ -120,7 +144,8 @@ doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(consumer, "consumer");
         if (!consumer->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the consumer is %s; stop it and progress until IDLE first",
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "%s: the consumer is %s; stop it and progress until IDLE first",
                       api_function(), softcomch::core::state_name(consumer->state()));
         delete consumer;
         return DOCA_SUCCESS;
@@ -142,23 +167,29 @@ doca_error_t doca_comch_consumer_get_id(const struct doca_comch_consumer *consum
     });
 }
 
-doca_error_t doca_comch_consumer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo, uint32_t *max_num_tasks)
+doca_error_t doca_comch_consumer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,
+                                                       uint32_t *max_num_tasks)
 {
-    return cap_u32(__func__, devinfo, max_num_tasks, [](const auto &c) { return c.consumer_max_num_tasks; });
+    return cap_u32(__func__, devinfo, max_num_tasks,
+                   [](const auto &c) { return c.consumer_max_num_tasks; });
 }
 
-doca_error_t doca_comch_consumer_cap_get_max_buf_size(const struct doca_devinfo *devinfo, uint32_t *max_buf_size)
+doca_error_t doca_comch_consumer_cap_get_max_buf_size(const struct doca_devinfo *devinfo,
+                                                      uint32_t *max_buf_size)
 {
-    return cap_u32(__func__, devinfo, max_buf_size, [](const auto &c) { return c.consumer_max_buf_size; });
+    return cap_u32(__func__, devinfo, max_buf_size,
+                   [](const auto &c) { return c.consumer_max_buf_size; });
 }
 
 doca_error_t doca_comch_consumer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo,
                                                           uint32_t *max_buf_list_len)
 {
-    return cap_u32(__func__, devinfo, max_buf_list_len, [](const auto &c) { return c.consumer_max_buf_list_len; });
+    return cap_u32(__func__, devinfo, max_buf_list_len,
+                   [](const auto &c) { return c.consumer_max_buf_list_len; });
 }
 
-doca_error_t doca_comch_consumer_cap_get_max_consumers(const struct doca_devinfo *devinfo, uint32_t *max_consumers)
+doca_error_t doca_comch_consumer_cap_get_max_consumers(const struct doca_devinfo *devinfo,
+                                                       uint32_t *max_consumers)
 {
     return cap_u32(__func__, devinfo, max_consumers, [](const auto &c) { return c.max_consumers; });
 }
@@ -166,10 +197,12 @@ doca_error_t doca_comch_consumer_cap_get_max_consumers(const struct doca_devinfo
 doca_error_t doca_comch_consumer_cap_get_max_imm_data_len(const struct doca_devinfo *devinfo,
                                                           uint32_t *max_imm_data_len)
 {
-    return cap_u32(__func__, devinfo, max_imm_data_len, [](const auto &c) { return c.max_imm_data_len; });
+    return cap_u32(__func__, devinfo, max_imm_data_len,
+                   [](const auto &c) { return c.max_imm_data_len; });
 }
 
-doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer, uint32_t *imm_data_len)
+doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer,
+                                                  uint32_t *imm_data_len)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(consumer, "consumer");
@@ -179,7 +212,8 @@ doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consum
     });
 }
 
-doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer, uint32_t imm_data_len)
+doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer,
+                                                  uint32_t imm_data_len)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(consumer, "consumer");
@@ -196,20 +230,22 @@ struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer
     return consumer;
 }
 
-doca_error_t doca_comch_consumer_task_post_recv_set_conf(struct doca_comch_consumer *consumer,
-                                                         doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
-                                                         doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb,
-                                                         uint32_t num_post_recv_tasks)
+doca_error_t doca_comch_consumer_task_post_recv_set_conf(
+    struct doca_comch_consumer *consumer,
+    doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
+    doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(consumer, "consumer");
-        return consumer->task_post_recv_set_conf(task_completion_cb, task_error_cb, num_post_recv_tasks,
-                                                 api_function());
+        return consumer->task_post_recv_set_conf(task_completion_cb, task_error_cb,
+                                                 num_post_recv_tasks, api_function());
     });
 }
 
-doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consumer, struct doca_buf *buf,
-                                                           struct doca_comch_consumer_task_post_recv **task)
+doca_error_t
+doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consumer,
+                                              struct doca_buf *buf,
+                                              struct doca_comch_consumer_task_post_recv **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(consumer, "consumer");
@@ -219,19 +255,23 @@ doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_con
     });
 }
 
-struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
+struct doca_buf *
+doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
 {
     if (!valid_task(task)) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_get_buf: %s task", task ? "invalid" : "NULL");
+        SC_LOG_ERR("doca_comch_consumer_task_post_recv_get_buf: %s task",
+                   task ? "invalid" : "NULL");
         return nullptr;
     }
     return task->buf_;
 }
 
-void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task, struct doca_buf *buf)
+void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task,
+                                                struct doca_buf *buf)
 {
     if (!valid_task(task) || !valid(buf)) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_set_buf: %s", !valid_task(task) ? "invalid task" : "invalid buffer");
+        SC_LOG_ERR("doca_comch_consumer_task_post_recv_set_buf: %s",
+                   !valid_task(task) ? "invalid task" : "invalid buffer");
         return;
     }
     if (task->state_ != softcomch::core::task_state::allocated) {
@@ -241,25 +281,30 @@ void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_
     task->buf_ = buf;
 }
 
-uint32_t doca_comch_consumer_task_post_recv_get_producer_id(const struct doca_comch_consumer_task_post_recv *task)
+uint32_t doca_comch_consumer_task_post_recv_get_producer_id(
+    const struct doca_comch_consumer_task_post_recv *task)
 {
     return valid_task(task) ? task->producer_id_ : 0;
 }
 
-const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(const struct doca_comch_consumer_task_post_recv *task)
+const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
+    const struct doca_comch_consumer_task_post_recv *task)
 {
     return valid_task(task) && task->imm_len_ ? task->imm_ : nullptr;
 }
 
-uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(const struct doca_comch_consumer_task_post_recv *task)
+uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
+    const struct doca_comch_consumer_task_post_recv *task)
 {
     return valid_task(task) ? task->imm_len_ : 0;
 }
 
-struct doca_task *doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
+struct doca_task *
+doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
 {
     if (!valid_task(task)) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_as_task: %s task", task ? "invalid" : "NULL");
+        SC_LOG_ERR("doca_comch_consumer_task_post_recv_as_task: %s task",
+                   task ? "invalid" : "NULL");
         return nullptr;
     }
     return task;
@@ -276,46 +321,69 @@ doca_error_t doca_comch_consumer_completion_set_dpa_thread(struct doca_comch_con
 {
     return no_dpa(__func__, c, t);
 }
-doca_error_t doca_comch_consumer_completion_destroy(struct doca_comch_consumer_completion *c) { return no_dpa(__func__, c); }
-doca_error_t doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *c) { return no_dpa(__func__, c); }
-doca_error_t doca_comch_consumer_completion_stop(struct doca_comch_consumer_completion *c) { return no_dpa(__func__, c); }
-doca_error_t doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *c,
-                                                           doca_dpa_dev_comch_consumer_completion_t *h)
+doca_error_t doca_comch_consumer_completion_destroy(struct doca_comch_consumer_completion *c)
+{
+    return no_dpa(__func__, c);
+}
+doca_error_t doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *c)
+{
+    return no_dpa(__func__, c);
+}
+doca_error_t doca_comch_consumer_completion_stop(struct doca_comch_consumer_completion *c)
+{
+    return no_dpa(__func__, c);
+}
+doca_error_t
+doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *c,
+                                              doca_dpa_dev_comch_consumer_completion_t *h)
 {
     return no_dpa(__func__, c, h);
 }
-doca_error_t doca_comch_consumer_completion_set_max_num_consumers(struct doca_comch_consumer_completion *c, uint32_t)
+doca_error_t
+doca_comch_consumer_completion_set_max_num_consumers(struct doca_comch_consumer_completion *c,
+                                                     uint32_t)
 {
     return no_dpa(__func__, c);
 }
-doca_error_t doca_comch_consumer_completion_get_max_num_consumers(const struct doca_comch_consumer_completion *c,
-                                                                  uint32_t *v)
+doca_error_t
+doca_comch_consumer_completion_get_max_num_consumers(const struct doca_comch_consumer_completion *c,
+                                                     uint32_t *v)
 {
     return no_dpa(__func__, c, v);
 }
-doca_error_t doca_comch_consumer_completion_set_max_num_recv(struct doca_comch_consumer_completion *c, uint32_t)
+doca_error_t
+doca_comch_consumer_completion_set_max_num_recv(struct doca_comch_consumer_completion *c, uint32_t)
 {
     return no_dpa(__func__, c);
 }
-doca_error_t doca_comch_consumer_completion_get_max_num_recv(const struct doca_comch_consumer_completion *c, uint32_t *v)
+doca_error_t
+doca_comch_consumer_completion_get_max_num_recv(const struct doca_comch_consumer_completion *c,
+                                                uint32_t *v)
 {
     return no_dpa(__func__, c, v);
 }
-doca_error_t doca_comch_consumer_completion_set_imm_data_len(struct doca_comch_consumer_completion *c, uint32_t)
+doca_error_t
+doca_comch_consumer_completion_set_imm_data_len(struct doca_comch_consumer_completion *c, uint32_t)
 {
     return no_dpa(__func__, c);
 }
-doca_error_t doca_comch_consumer_completion_get_imm_data_len(const struct doca_comch_consumer_completion *c, uint32_t *v)
+doca_error_t
+doca_comch_consumer_completion_get_imm_data_len(const struct doca_comch_consumer_completion *c,
+                                                uint32_t *v)
 {
     return no_dpa(__func__, c, v);
 }
-doca_error_t doca_comch_consumer_set_dev_max_num_recv(struct doca_comch_consumer *c, uint32_t) { return no_dpa(__func__, c); }
-doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *c, struct doca_comch_consumer_completion *cc,
-                                                uint32_t)
+doca_error_t doca_comch_consumer_set_dev_max_num_recv(struct doca_comch_consumer *c, uint32_t)
+{
+    return no_dpa(__func__, c);
+}
+doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *c,
+                                                struct doca_comch_consumer_completion *cc, uint32_t)
 {
     return no_dpa(__func__, c, cc);
 }
-doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *c, doca_dpa_dev_comch_consumer_t *h)
+doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *c,
+                                                doca_dpa_dev_comch_consumer_t *h)
 {
     return no_dpa(__func__, c, h);
 }
@@ -334,8 +402,9 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
             return rc;
         uint32_t max = comch_connection->owner_->dev()->info()->comch().max_producers;
         if (comch_connection->fast_.live_producers.load() >= max)
-            SC_REFUSE(DOCA_ERROR_NO_MEMORY, "%s: the connection already has %u producers (the maximum)",
-                      api_function(), max);
+            SC_REFUSE(DOCA_ERROR_NO_MEMORY,
+                      "%s: the connection already has %u producers (the maximum)", api_function(),
+                      max);
         uint32_t id = comch_connection->fast_.next_producer_id.fetch_add(1);
         *producer = new doca_comch_producer(comch_connection, id);
         return DOCA_SUCCESS;
@@ -347,7 +416,8 @@ doca_error_t doca_comch_producer_destroy(struct doca_comch_producer *producer)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(producer, "producer");
         if (!producer->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the producer is %s; stop it and progress until IDLE first",
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "%s: the producer is %s; stop it and progress until IDLE first",
                       api_function(), softcomch::core::state_name(producer->state()));
         delete producer;
         return DOCA_SUCCESS;
@@ -369,23 +439,29 @@ doca_error_t doca_comch_producer_get_id(const struct doca_comch_producer *produc
     });
 }
 
-doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo, uint32_t *max_num_tasks)
+doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,
+                                                       uint32_t *max_num_tasks)
 {
-    return cap_u32(__func__, devinfo, max_num_tasks, [](const auto &c) { return c.producer_max_num_tasks; });
+    return cap_u32(__func__, devinfo, max_num_tasks,
+                   [](const auto &c) { return c.producer_max_num_tasks; });
 }
 
-doca_error_t doca_comch_producer_cap_get_max_buf_size(const struct doca_devinfo *devinfo, uint32_t *max_buf_size)
+doca_error_t doca_comch_producer_cap_get_max_buf_size(const struct doca_devinfo *devinfo,
+                                                      uint32_t *max_buf_size)
 {
-    return cap_u32(__func__, devinfo, max_buf_size, [](const auto &c) { return c.producer_max_buf_size; });
+    return cap_u32(__func__, devinfo, max_buf_size,
+                   [](const auto &c) { return c.producer_max_buf_size; });
 }
 
 doca_error_t doca_comch_producer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo,
                                                           uint32_t *max_buf_list_len)
 {
-    return cap_u32(__func__, devinfo, max_buf_list_len, [](const auto &c) { return c.producer_max_buf_list_len; });
+    return cap_u32(__func__, devinfo, max_buf_list_len,
+                   [](const auto &c) { return c.producer_max_buf_list_len; });
 }
 
-doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo *devinfo, uint32_t *max_producers)
+doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo *devinfo,
+                                                       uint32_t *max_producers)
 {
     return cap_u32(__func__, devinfo, max_producers, [](const auto &c) { return c.max_producers; });
 }
@@ -399,29 +475,36 @@ struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_producer *producer
     return producer;
 }
 
-doca_error_t doca_comch_producer_set_dev_max_num_send(struct doca_comch_producer *p, uint32_t) { return no_dpa(__func__, p); }
-doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *p, struct doca_dpa_completion *c)
+doca_error_t doca_comch_producer_set_dev_max_num_send(struct doca_comch_producer *p, uint32_t)
+{
+    return no_dpa(__func__, p);
+}
+doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *p,
+                                                       struct doca_dpa_completion *c)
 {
     return no_dpa(__func__, p, c);
 }
-doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *p, doca_dpa_dev_comch_producer_t *h)
+doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *p,
+                                                doca_dpa_dev_comch_producer_t *h)
 {
     return no_dpa(__func__, p, h);
 }
 
-doca_error_t doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
-                                                    doca_comch_producer_task_send_completion_cb_t task_completion_cb,
-                                                    doca_comch_producer_task_send_completion_cb_t task_error_cb,
-                                                    uint32_t num_send_tasks)
+doca_error_t doca_comch_producer_task_send_set_conf(
+    struct doca_comch_producer *producer,
+    doca_comch_producer_task_send_completion_cb_t task_completion_cb,
+    doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK(producer, "producer");
-        return producer->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks, api_function());
+        return producer->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                            api_function());
     });
 }
 
-doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer, const struct doca_buf *buf,
-                                                      uint8_t *imm_data, uint32_t imm_data_len, uint32_t consumer_id,
+doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
+                                                      const struct doca_buf *buf, uint8_t *imm_data,
+                                                      uint32_t imm_data_len, uint32_t consumer_id,
                                                       struct doca_comch_producer_task_send **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
@@ -432,52 +515,62 @@ doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer
     });
 }
 
-const struct doca_buf *doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
+const struct doca_buf *
+doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
 {
     return valid_task(task) ? task->buf_ : nullptr;
 }
 
-void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task, const struct doca_buf *buf)
+void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task,
+                                           const struct doca_buf *buf)
 {
-    if (!valid_task(task) || !valid(buf) || task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("doca_comch_producer_task_send_set_buf: invalid task or buffer, or task in flight");
+    if (!valid_task(task) || !valid(buf) ||
+        task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR(
+            "doca_comch_producer_task_send_set_buf: invalid task or buffer, or task in flight");
         return;
     }
     task->buf_ = buf;
 }
 
-uint32_t doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
+uint32_t
+doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
 {
     return valid_task(task) ? task->consumer_id_ : 0;
 }
 
-void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task, const uint32_t consumer_id)
+void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task,
+                                                   const uint32_t consumer_id)
 {
     if (!valid_task(task) || task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("doca_comch_producer_task_send_set_consumer_id: invalid task, or task in flight");
+        SC_LOG_ERR(
+            "doca_comch_producer_task_send_set_consumer_id: invalid task, or task in flight");
         return;
     }
     task->consumer_id_ = consumer_id;
 }
 
-uint8_t *doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
+uint8_t *
+doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
 {
     if (!valid_task(task) || task->imm_len_ == 0)
         return nullptr;
     return const_cast<uint8_t *>(task->imm_);
 }
 
-uint32_t doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
+uint32_t
+doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
 {
     return valid_task(task) ? task->imm_len_ : 0;
 }
 
-void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task, uint8_t *imm_data,
-                                                uint32_t imm_data_len)
+void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task,
+                                                uint8_t *imm_data, uint32_t imm_data_len)
 {
     if (!valid_task(task) || task->state_ != softcomch::core::task_state::allocated ||
         imm_data_len > sizeof task->imm_ || (imm_data_len && !imm_data)) {
-        SC_LOG_ERR("doca_comch_producer_task_send_set_imm_data: invalid task or immediate data (at most %zu bytes)",
+        SC_LOG_ERR("doca_comch_producer_task_send_set_imm_data: invalid task or immediate data (at "
+                   "most %zu bytes)",
                    sizeof task->imm_);
         return;
     }
@@ -499,25 +592,45 @@ struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_produc
 // MsgQ (DPA message queues)
 // ---------------------------------------------------------------------------------------------
 
-doca_error_t doca_comch_msgq_create(struct doca_dev *dev, struct doca_comch_msgq **msgq) { return no_dpa(__func__, dev, msgq); }
-doca_error_t doca_comch_msgq_destroy(struct doca_comch_msgq *msgq) { return no_dpa(__func__, msgq); }
+doca_error_t doca_comch_msgq_create(struct doca_dev *dev, struct doca_comch_msgq **msgq)
+{
+    return no_dpa(__func__, dev, msgq);
+}
+doca_error_t doca_comch_msgq_destroy(struct doca_comch_msgq *msgq)
+{
+    return no_dpa(__func__, msgq);
+}
 doca_error_t doca_comch_msgq_set_dpa_consumer(struct doca_comch_msgq *msgq, struct doca_dpa *dpa)
 {
     return no_dpa(__func__, msgq, dpa);
 }
-doca_error_t doca_comch_msgq_set_max_num_consumers(struct doca_comch_msgq *msgq, uint32_t) { return no_dpa(__func__, msgq); }
+doca_error_t doca_comch_msgq_set_max_num_consumers(struct doca_comch_msgq *msgq, uint32_t)
+{
+    return no_dpa(__func__, msgq);
+}
 doca_error_t doca_comch_msgq_set_dpa_producer(struct doca_comch_msgq *msgq, struct doca_dpa *dpa)
 {
     return no_dpa(__func__, msgq, dpa);
 }
-doca_error_t doca_comch_msgq_set_max_num_producers(struct doca_comch_msgq *msgq, uint32_t) { return no_dpa(__func__, msgq); }
-doca_error_t doca_comch_msgq_start(struct doca_comch_msgq *msgq) { return no_dpa(__func__, msgq); }
-doca_error_t doca_comch_msgq_stop(struct doca_comch_msgq *msgq) { return no_dpa(__func__, msgq); }
-doca_error_t doca_comch_msgq_consumer_create(struct doca_comch_msgq *msgq, struct doca_comch_consumer **consumer)
+doca_error_t doca_comch_msgq_set_max_num_producers(struct doca_comch_msgq *msgq, uint32_t)
+{
+    return no_dpa(__func__, msgq);
+}
+doca_error_t doca_comch_msgq_start(struct doca_comch_msgq *msgq)
+{
+    return no_dpa(__func__, msgq);
+}
+doca_error_t doca_comch_msgq_stop(struct doca_comch_msgq *msgq)
+{
+    return no_dpa(__func__, msgq);
+}
+doca_error_t doca_comch_msgq_consumer_create(struct doca_comch_msgq *msgq,
+                                             struct doca_comch_consumer **consumer)
 {
     return no_dpa(__func__, msgq, consumer);
 }
-doca_error_t doca_comch_msgq_producer_create(struct doca_comch_msgq *msgq, struct doca_comch_producer **producer)
+doca_error_t doca_comch_msgq_producer_create(struct doca_comch_msgq *msgq,
+                                             struct doca_comch_producer **producer)
 {
     return no_dpa(__func__, msgq, producer);
 }

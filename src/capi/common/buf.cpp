@@ -10,20 +10,20 @@ using softcomch::guard;
 using softcomch::object_kind;
 
 // Inside the thunks `fn` names the exported function (a lambda's own __func__ is "operator()").
-#define SC_BUF_ARG(p)                                                                          \
-    do {                                                                                       \
-        if ((p) == nullptr)                                                                    \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                     \
+#define SC_BUF_ARG(p)                                                                              \
+    do {                                                                                           \
+        if ((p) == nullptr)                                                                        \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                         \
     } while (0)
 
-#define SC_BUF_CHECK(p)                                                                        \
-    do {                                                                                       \
-        SC_BUF_ARG(p);                                                                         \
-        if (!(p)->tag_.is(object_kind::buf))                                                   \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                \
-                      "%s: " #p " (%p) is not a valid doca_buf (its inventory was destroyed, or " \
-                      "another kind of object)",                                               \
-                      fn, static_cast<const void *>(p));                                       \
+#define SC_BUF_CHECK(p)                                                                            \
+    do {                                                                                           \
+        SC_BUF_ARG(p);                                                                             \
+        if (!(p)->tag_.is(object_kind::buf))                                                       \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
+                      "%s: " #p " (%p) is not a valid doca_buf (its inventory was destroyed, or "  \
+                      "another kind of object)",                                                   \
+                      fn, static_cast<const void *>(p));                                           \
     } while (0)
 
 extern "C" {

@@ -13,18 +13,20 @@ using softcomch::guard;
 using softcomch::object_kind;
 
 // Inside the thunks `fn` names the exported function (a lambda's own __func__ is "operator()").
-#define SC_INV_ARG(p)                                                                          \
-    do {                                                                                       \
-        if ((p) == nullptr)                                                                    \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                     \
+#define SC_INV_ARG(p)                                                                              \
+    do {                                                                                           \
+        if ((p) == nullptr)                                                                        \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                         \
     } while (0)
 
-#define SC_INV_OBJ(p, kind, type)                                                              \
-    do {                                                                                       \
-        SC_INV_ARG(p);                                                                         \
-        if (!(p)->tag_.is(object_kind::kind))                                                  \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " (%p) is not a valid " type          \
-                      " (destroyed, or another kind of object)", fn, static_cast<const void *>(p)); \
+#define SC_INV_OBJ(p, kind, type)                                                                  \
+    do {                                                                                           \
+        SC_INV_ARG(p);                                                                             \
+        if (!(p)->tag_.is(object_kind::kind))                                                      \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
+                      "%s: " #p " (%p) is not a valid " type                                       \
+                      " (destroyed, or another kind of object)",                                   \
+                      fn, static_cast<const void *>(p));                                           \
     } while (0)
 
 #define SC_INV_CHECK(p) SC_INV_OBJ(p, buf_inventory, "doca_buf_inventory")
@@ -36,8 +38,8 @@ doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inve
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_INV_ARG(inventory);
         if (num_elements == 0 || num_elements > UINT32_MAX)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: invalid number of elements %zu (1 to %u)", fn, num_elements,
-                      UINT32_MAX);
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: invalid number of elements %zu (1 to %u)", fn,
+                      num_elements, UINT32_MAX);
         *inventory = new doca_buf_inventory(static_cast<uint32_t>(num_elements));
         return DOCA_SUCCESS;
     });
@@ -70,9 +72,9 @@ doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
     });
 }
 
-doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory, struct doca_mmap *mmap,
-                                                void *addr, size_t len, void *data, size_t data_len,
-                                                struct doca_buf **buf)
+doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
+                                                struct doca_mmap *mmap, void *addr, size_t len,
+                                                void *data, size_t data_len, struct doca_buf **buf)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_INV_CHECK(inventory);
@@ -84,8 +86,8 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
     });
 }
 
-doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory, const struct doca_buf *src_buf,
-                                        struct doca_buf **dst_buf)
+doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
+                                        const struct doca_buf *src_buf, struct doca_buf **dst_buf)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_INV_CHECK(inventory);
@@ -95,7 +97,8 @@ doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory, co
     });
 }
 
-doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory, union doca_data user_data)
+doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory,
+                                              union doca_data user_data)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_INV_CHECK(inventory);
@@ -125,7 +128,8 @@ doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inve
     });
 }
 
-doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory, union doca_data *user_data)
+doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory,
+                                              union doca_data *user_data)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_INV_CHECK(inventory);

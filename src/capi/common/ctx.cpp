@@ -11,13 +11,16 @@ using softcomch::object_kind;
 
 namespace {
 
-bool valid(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
+bool valid(const doca_ctx *c) noexcept
+{
+    return c && c->tag_.is(object_kind::ctx);
+}
 
-#define SC_CHECK_CTX(ctx)                                                                      \
-    do {                                                                                       \
-        if (!valid(ctx))                                                                       \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s context", ::softcomch::api_function(),                   \
-                      (ctx) ? "invalid (destroyed or foreign)" : "NULL");                      \
+#define SC_CHECK_CTX(ctx)                                                                          \
+    do {                                                                                           \
+        if (!valid(ctx))                                                                           \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s context", ::softcomch::api_function(),     \
+                      (ctx) ? "invalid (destroyed or foreign)" : "NULL");                          \
     } while (0)
 
 } // namespace
@@ -57,7 +60,8 @@ doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu 
         SC_CHECK_NOT_NULL(gpu_dev);
         if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
             return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: no GPU is emulated; the data path runs on the CPU", ::softcomch::api_function());
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: no GPU is emulated; the data path runs on the CPU",
+                  ::softcomch::api_function());
     });
 }
 
@@ -79,7 +83,8 @@ doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data 
     });
 }
 
-doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callback_t cb)
+doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
+                                           doca_ctx_state_changed_callback_t cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_CTX(ctx);
@@ -110,7 +115,8 @@ doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx, struct doca_dpa 
         SC_CHECK_NOT_NULL(dpa_dev);
         if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
             return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA", ::softcomch::api_function());
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA",
+                  ::softcomch::api_function());
     });
 }
 
@@ -122,13 +128,14 @@ doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx, uint32_t comp_
             return rc;
         if (comp_vector != 0)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                      "%s: completion vector %u does not exist (the emulated device has 1)", ::softcomch::api_function(),
-                      comp_vector);
+                      "%s: completion vector %u does not exist (the emulated device has 1)",
+                      ::softcomch::api_function(), comp_vector);
         return DOCA_SUCCESS;
     });
 }
 
-doca_error_t doca_ctx_cap_get_num_completion_vectors(const struct doca_devinfo *devinfo, uint32_t *num_comp_vectors)
+doca_error_t doca_ctx_cap_get_num_completion_vectors(const struct doca_devinfo *devinfo,
+                                                     uint32_t *num_comp_vectors)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_NOT_NULL(devinfo);

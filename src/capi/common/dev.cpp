@@ -16,47 +16,48 @@ using softcomch::object_kind;
 namespace core = softcomch::core;
 
 // Inside the thunks `fn` names the exported function (a lambda's own __func__ is "operator()").
-#define SC_DEV_ARG(p)                                                                          \
-    do {                                                                                       \
-        if ((p) == nullptr)                                                                    \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                     \
+#define SC_DEV_ARG(p)                                                                              \
+    do {                                                                                           \
+        if ((p) == nullptr)                                                                        \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                         \
     } while (0)
 
-#define SC_DEV_OBJ(p, kind, type)                                                              \
-    do {                                                                                       \
-        SC_DEV_ARG(p);                                                                         \
-        if (!(p)->tag_.is(object_kind::kind))                                                  \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " (%p) is not a valid " type, fn,    \
-                      static_cast<const void *>(p));                                           \
+#define SC_DEV_OBJ(p, kind, type)                                                                  \
+    do {                                                                                           \
+        SC_DEV_ARG(p);                                                                             \
+        if (!(p)->tag_.is(object_kind::kind))                                                      \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " (%p) is not a valid " type, fn,        \
+                      static_cast<const void *>(p));                                               \
     } while (0)
 
-#define SC_DEV_OPEN(p)                                                                         \
-    do {                                                                                       \
-        SC_DEV_ARG(p);                                                                         \
-        if (!core::is_open_device(p))                                                          \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                \
-                      "%s: " #p " (%p) is not an open doca_dev (closed, or another object)", fn, \
-                      static_cast<const void *>(p));                                           \
+#define SC_DEV_OPEN(p)                                                                             \
+    do {                                                                                           \
+        SC_DEV_ARG(p);                                                                             \
+        if (!core::is_open_device(p))                                                              \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
+                      "%s: " #p " (%p) is not an open doca_dev (closed, or another object)", fn,   \
+                      static_cast<const void *>(p));                                               \
     } while (0)
 
-#define SC_REP_OPEN(p)                                                                         \
-    do {                                                                                       \
-        SC_DEV_ARG(p);                                                                         \
-        if (!core::is_open_representor(p))                                                     \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                \
-                      "%s: " #p " (%p) is not an open doca_dev_rep (closed, or another object)", \
-                      fn, static_cast<const void *>(p));                                       \
+#define SC_REP_OPEN(p)                                                                             \
+    do {                                                                                           \
+        SC_DEV_ARG(p);                                                                             \
+        if (!core::is_open_representor(p))                                                         \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
+                      "%s: " #p " (%p) is not an open doca_dev_rep (closed, or another object)",   \
+                      fn, static_cast<const void *>(p));                                           \
     } while (0)
 
 namespace {
 
 // Copies a name into a caller buffer of `size` bytes, which must be at least `required`.
-doca_error_t copy_name(const char *fn, const std::string &name, char *out, uint32_t size, uint32_t required,
-                       const char *what)
+doca_error_t copy_name(const char *fn, const std::string &name, char *out, uint32_t size,
+                       uint32_t required, const char *what)
 {
     if (size < required)
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: buffer of %u bytes is too small for the %s (need %u)", fn, size,
-                  what, required);
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: buffer of %u bytes is too small for the %s (need %u)", fn, size, what,
+                  required);
     size_t n = std::min<size_t>(name.size(), size - 1);
     std::memcpy(out, name.data(), n);
     out[n] = '\0';
@@ -64,12 +65,12 @@ doca_error_t copy_name(const char *fn, const std::string &name, char *out, uint3
 }
 
 template <size_t N>
-doca_error_t copy_bytes(const char *fn, const std::array<uint8_t, N> &bytes, uint8_t *out, uint32_t size,
-                        const char *what)
+doca_error_t copy_bytes(const char *fn, const std::array<uint8_t, N> &bytes, uint8_t *out,
+                        uint32_t size, const char *what)
 {
     if (size < N)
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: buffer of %u bytes is too small for the %s (need %zu)", fn, size,
-                  what, N);
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: buffer of %u bytes is too small for the %s (need %zu)", fn, size, what, N);
     std::memcpy(out, bytes.data(), N);
     return DOCA_SUCCESS;
 }
@@ -103,7 +104,8 @@ doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
     });
 }
 
-doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter, struct doca_devinfo_rep ***dev_list_rep,
+doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
+                                          struct doca_devinfo_rep ***dev_list_rep,
                                           uint32_t *nb_devs_rep)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
@@ -168,7 +170,8 @@ struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 {
     return guard_value<doca_devinfo *>(__func__, nullptr, [&]() -> doca_devinfo * {
         if (!dev || !core::is_open_device(dev)) {
-            SC_LOG_ERR("doca_dev_as_devinfo: %s", dev ? "dev is not an open doca_dev" : "dev is NULL");
+            SC_LOG_ERR("doca_dev_as_devinfo: %s",
+                       dev ? "dev is not an open doca_dev" : "dev is NULL");
             return nullptr;
         }
         return dev->info();
@@ -199,8 +202,8 @@ doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo, c
     });
 }
 
-doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo, const char *pci_addr_str,
-                                            uint8_t *is_equal)
+doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo,
+                                            const char *pci_addr_str, uint8_t *is_equal)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -210,7 +213,8 @@ doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo, 
     });
 }
 
-doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint8_t *ipv4_addr, uint32_t size)
+doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint8_t *ipv4_addr,
+                                        uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -219,7 +223,8 @@ doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint
     });
 }
 
-doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo, uint8_t *ipv6_addr, uint32_t size)
+doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo, uint8_t *ipv6_addr,
+                                        uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -228,7 +233,8 @@ doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo, uint
     });
 }
 
-doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8_t *mac_addr, uint32_t size)
+doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8_t *mac_addr,
+                                       uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -237,7 +243,8 @@ doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8
     });
 }
 
-doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, char *iface_name, uint32_t size)
+doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, char *iface_name,
+                                         uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -247,7 +254,8 @@ doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, cha
     });
 }
 
-doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name, uint32_t size)
+doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name,
+                                         uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -298,8 +306,9 @@ doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(const struct doca_dev
     });
 }
 
-doca_error_t doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo *devinfo,
-                                                                   uint8_t *is_notification_moderation_supported)
+doca_error_t
+doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo *devinfo,
+                                                      uint8_t *is_notification_moderation_supported)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -342,8 +351,9 @@ doca_error_t doca_devinfo_rep_cap_is_filter_emulated_supported(const struct doca
     });
 }
 
-doca_error_t doca_devinfo_cap_is_accelerate_resource_reclaim_supported(const struct doca_devinfo *devinfo,
-                                                                       uint8_t *is_accelerate_resource_reclaim)
+doca_error_t
+doca_devinfo_cap_is_accelerate_resource_reclaim_supported(const struct doca_devinfo *devinfo,
+                                                          uint8_t *is_accelerate_resource_reclaim)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
@@ -382,7 +392,8 @@ doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint3
 
 // ---- representor properties ----
 
-doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep, char *rep_vuid, uint32_t size)
+doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep, char *rep_vuid,
+                                       uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
@@ -392,7 +403,8 @@ doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_re
     });
 }
 
-doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str)
+doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep,
+                                               char *pci_addr_str)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
@@ -413,7 +425,8 @@ doca_error_t doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *d
     });
 }
 
-doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep, uint8_t *is_hotplug)
+doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
+                                             uint8_t *is_hotplug)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
@@ -423,18 +436,20 @@ doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devi
     });
 }
 
-doca_error_t doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devinfo_rep, char *iface_name,
-                                             uint32_t size)
+doca_error_t doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devinfo_rep,
+                                             char *iface_name, uint32_t size)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
         SC_DEV_ARG(iface_name);
-        return copy_name(fn, devinfo_rep->iface_name(), iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE,
+        return copy_name(fn, devinfo_rep->iface_name(), iface_name, size,
+                         DOCA_DEVINFO_IFACE_NAME_SIZE,
                          "interface name (DOCA_DEVINFO_IFACE_NAME_SIZE)");
     });
 }
 
-doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id)
+doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep,
+                                          uint16_t *vhca_id)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
@@ -444,8 +459,8 @@ doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo
     });
 }
 
-doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str,
-                                                uint8_t *is_equal)
+doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,
+                                                const char *pci_addr_str, uint8_t *is_equal)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");

@@ -15,20 +15,20 @@ using softcomch::guard_value;
 
 // Inside the guard's lambda __func__ names the lambda, so every thunk captures its own name as
 // `fn` first and the checks below report that.
-#define SC_LOG_REQUIRE(cond, ...)                                                              \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, __VA_ARGS__);                                  \
+#define SC_LOG_REQUIRE(cond, ...)                                                                  \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, __VA_ARGS__);                                      \
     } while (0)
 
 #define SC_LOG_CHECK_PTR(ptr) SC_LOG_REQUIRE((ptr) != nullptr, "%s: " #ptr " is NULL", fn)
 
-#define SC_LOG_CHECK_BACKEND(b)                                                                \
-    SC_LOG_REQUIRE(sl::is_backend(b), "%s: %s log backend", fn,                               \
+#define SC_LOG_CHECK_BACKEND(b)                                                                    \
+    SC_LOG_REQUIRE(sl::is_backend(b), "%s: %s log backend", fn,                                    \
                    (b) ? "unknown (not created by doca_log_backend_create_*)" : "NULL")
 
-#define SC_LOG_CHECK_LIMIT(level)                                                              \
-    SC_LOG_REQUIRE(sl::valid_limit(level),                                                     \
+#define SC_LOG_CHECK_LIMIT(level)                                                                  \
+    SC_LOG_REQUIRE(sl::valid_limit(level),                                                         \
                    "%s: level %u is not a DOCA log level (expected 10..70)", fn, unsigned(level))
 
 namespace {
@@ -78,7 +78,8 @@ doca_error_t create_syslog(const char *fn, sl::family fam, const char *name,
 
 extern "C" {
 
-doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_t level)
+doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend,
+                                                    uint32_t level)
 {
     const char *const fn = __func__;
     return guard(fn, [&]() -> doca_error_t {
@@ -89,7 +90,8 @@ doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *bac
     });
 }
 
-doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend, uint32_t upper_limit)
+doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
+                                                    uint32_t upper_limit)
 {
     const char *const fn = __func__;
     return guard(fn, [&]() -> doca_error_t {
@@ -142,12 +144,14 @@ doca_error_t doca_log_level_set_global_upper_limit(uint32_t upper_limit)
 
 uint32_t doca_log_level_get_global_lower_limit(void)
 {
-    return guard_value(__func__, uint32_t(DOCA_LOG_LEVEL_INFO), [] { return sl::global_lower_limit(); });
+    return guard_value(__func__, uint32_t(DOCA_LOG_LEVEL_INFO),
+                       [] { return sl::global_lower_limit(); });
 }
 
 uint32_t doca_log_level_get_global_upper_limit(void)
 {
-    return guard_value(__func__, uint32_t(DOCA_LOG_LEVEL_CRIT), [] { return sl::global_upper_limit(); });
+    return guard_value(__func__, uint32_t(DOCA_LOG_LEVEL_CRIT),
+                       [] { return sl::global_upper_limit(); });
 }
 
 doca_error_t doca_log_register_source(const char *source_name, int *source)
@@ -180,13 +184,15 @@ doca_error_t doca_log_backend_create_with_fd(int fd, struct doca_log_backend **b
     return create_fd(__func__, sl::family::application, fd, backend);
 }
 
-doca_error_t doca_log_backend_create_with_buf(char *buf, size_t capacity, log_flush_callback handler,
+doca_error_t doca_log_backend_create_with_buf(char *buf, size_t capacity,
+                                              log_flush_callback handler,
                                               struct doca_log_backend **backend)
 {
     return create_buf(__func__, sl::family::application, buf, capacity, handler, backend);
 }
 
-doca_error_t doca_log_backend_create_with_syslog(const char *name, struct doca_log_backend **backend)
+doca_error_t doca_log_backend_create_with_syslog(const char *name,
+                                                 struct doca_log_backend **backend)
 {
     return create_syslog(__func__, sl::family::application, name, backend);
 }
@@ -216,13 +222,15 @@ doca_error_t doca_log_backend_create_with_fd_sdk(int fd, struct doca_log_backend
     return create_fd(__func__, sl::family::sdk, fd, backend);
 }
 
-doca_error_t doca_log_backend_create_with_buf_sdk(char *buf, size_t capacity, log_flush_callback handler,
+doca_error_t doca_log_backend_create_with_buf_sdk(char *buf, size_t capacity,
+                                                  log_flush_callback handler,
                                                   struct doca_log_backend **backend)
 {
     return create_buf(__func__, sl::family::sdk, buf, capacity, handler, backend);
 }
 
-doca_error_t doca_log_backend_create_with_syslog_sdk(const char *name, struct doca_log_backend **backend)
+doca_error_t doca_log_backend_create_with_syslog_sdk(const char *name,
+                                                     struct doca_log_backend **backend)
 {
     return create_syslog(__func__, sl::family::sdk, name, backend);
 }
@@ -239,7 +247,8 @@ doca_error_t doca_log_level_set_global_sdk_limit(uint32_t level)
 
 uint32_t doca_log_level_get_global_sdk_limit(void)
 {
-    return guard_value(__func__, uint32_t(DOCA_LOG_LEVEL_INFO), [] { return sl::global_sdk_limit(); });
+    return guard_value(__func__, uint32_t(DOCA_LOG_LEVEL_INFO),
+                       [] { return sl::global_sdk_limit(); });
 }
 
 doca_error_t doca_log_backend_create_standard(void)
@@ -256,7 +265,8 @@ doca_error_t doca_log(uint32_t level, int source, const char *fname, int line, c
     const doca_error_t rc = guard(fn, [&]() -> doca_error_t {
         SC_LOG_CHECK_PTR(format);
         SC_LOG_REQUIRE(sl::valid_line_level(level),
-                       "%s: level %u is not a message level (expected 20..70)", fn, unsigned(level));
+                       "%s: level %u is not a message level (expected 20..70)", fn,
+                       unsigned(level));
         if (!sl::app_enabled(level))
             return DOCA_SUCCESS; // filtered out: cheap, no lock
         SC_LOG_REQUIRE(sl::source_name(source) != nullptr,

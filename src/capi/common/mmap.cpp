@@ -12,29 +12,31 @@ using softcomch::object_kind;
 namespace core = softcomch::core;
 
 // Inside the thunks `fn` names the exported function (a lambda's own __func__ is "operator()").
-#define SC_MMAP_ARG(p)                                                                         \
-    do {                                                                                       \
-        if ((p) == nullptr)                                                                    \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                     \
+#define SC_MMAP_ARG(p)                                                                             \
+    do {                                                                                           \
+        if ((p) == nullptr)                                                                        \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                         \
     } while (0)
 
-#define SC_MMAP_OBJ(p, kind, type)                                                             \
-    do {                                                                                       \
-        SC_MMAP_ARG(p);                                                                        \
-        if (!(p)->tag_.is(object_kind::kind))                                                  \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " (%p) is not a valid " type          \
-                      " (destroyed, or another kind of object)", fn, static_cast<const void *>(p)); \
+#define SC_MMAP_OBJ(p, kind, type)                                                                 \
+    do {                                                                                           \
+        SC_MMAP_ARG(p);                                                                            \
+        if (!(p)->tag_.is(object_kind::kind))                                                      \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
+                      "%s: " #p " (%p) is not a valid " type                                       \
+                      " (destroyed, or another kind of object)",                                   \
+                      fn, static_cast<const void *>(p));                                           \
     } while (0)
 
 #define SC_MMAP_CHECK(m) SC_MMAP_OBJ(m, mmap, "doca_mmap")
 
-#define SC_MMAP_DEV(p)                                                                         \
-    do {                                                                                       \
-        SC_MMAP_ARG(p);                                                                        \
-        if (!core::is_open_device(p))                                                          \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                \
-                      "%s: " #p " (%p) is not an open doca_dev (closed, or another object)", fn, \
-                      static_cast<const void *>(p));                                           \
+#define SC_MMAP_DEV(p)                                                                             \
+    do {                                                                                           \
+        SC_MMAP_ARG(p);                                                                            \
+        if (!core::is_open_device(p))                                                              \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
+                      "%s: " #p " (%p) is not an open doca_dev (closed, or another object)", fn,   \
+                      static_cast<const void *>(p));                                               \
     } while (0)
 
 extern "C" {
@@ -93,8 +95,8 @@ doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev)
     });
 }
 
-doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
-                                  size_t *export_desc_len)
+doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
+                                  const void **export_desc, size_t *export_desc_len)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_MMAP_CHECK(mmap);
@@ -105,8 +107,8 @@ doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev 
     });
 }
 
-doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
-                                   size_t *export_desc_len)
+doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev,
+                                   const void **export_desc, size_t *export_desc_len)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_MMAP_CHECK(mmap);
@@ -129,7 +131,8 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 }
 
 doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
-                                          size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
+                                          size_t export_desc_len, struct doca_dev *dev,
+                                          struct doca_mmap **mmap)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         (void)user_data; // optional
@@ -139,7 +142,8 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
         SC_MMAP_DEV(dev);
         SC_MMAP_ARG(mmap);
         SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
-                  "%s: mapping memory exported by the other side is not supported by SoftComch yet", fn);
+                  "%s: mapping memory exported by the other side is not supported by SoftComch yet",
+                  fn);
     });
 }
 
@@ -151,8 +155,8 @@ doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t l
     });
 }
 
-doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd, void *addr, size_t dmabuf_offset,
-                                           size_t len)
+doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd, void *addr,
+                                           size_t dmabuf_offset, size_t len)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_MMAP_CHECK(mmap);
@@ -160,11 +164,13 @@ doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd
         (void)addr;
         (void)dmabuf_offset;
         (void)len;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: dma-buf memory is not emulated; use doca_mmap_set_memrange", fn);
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
+                  "%s: dma-buf memory is not emulated; use doca_mmap_set_memrange", fn);
     });
 }
 
-doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap, struct doca_dpa *dpa, uint64_t dpa_addr, size_t len)
+doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap, struct doca_dpa *dpa,
+                                        uint64_t dpa_addr, size_t len)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_MMAP_CHECK(mmap);
@@ -182,14 +188,16 @@ doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, s
         SC_MMAP_ARG(addr);
         SC_MMAP_ARG(len);
         if (!mmap->has_memrange())
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: no memory range was set (doca_mmap_set_memrange)", fn);
+            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: no memory range was set (doca_mmap_set_memrange)",
+                      fn);
         *addr = mmap->addr();
         *len = mmap->len();
         return DOCA_SUCCESS;
     });
 }
 
-doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t *free_cb, void *opaque)
+doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t *free_cb,
+                                   void *opaque)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_MMAP_CHECK(mmap);
@@ -272,7 +280,8 @@ doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data use
     });
 }
 
-doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *mmap_export)
+doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
+                                                   uint8_t *mmap_export)
 {
     return guard(__func__, [&, fn = __func__]() -> doca_error_t {
         SC_MMAP_OBJ(devinfo, devinfo, "doca_devinfo");

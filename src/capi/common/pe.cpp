@@ -17,22 +17,32 @@ using softcomch::object_kind;
 
 namespace {
 
-bool valid(const doca_pe *pe) noexcept { return pe && pe->tag_.is(object_kind::pe); }
-bool valid(const doca_task *t) noexcept { return t && t->tag_.is(object_kind::task); }
-bool valid(const doca_ctx *c) noexcept { return c && c->tag_.is(object_kind::ctx); }
+bool valid(const doca_pe *pe) noexcept
+{
+    return pe && pe->tag_.is(object_kind::pe);
+}
+bool valid(const doca_task *t) noexcept
+{
+    return t && t->tag_.is(object_kind::task);
+}
+bool valid(const doca_ctx *c) noexcept
+{
+    return c && c->tag_.is(object_kind::ctx);
+}
 
-#define SC_CHECK_PE(pe)                                                                        \
-    do {                                                                                       \
-        if (!valid(pe))                                                                        \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s progress engine", ::softcomch::api_function(),           \
-                      (pe) ? "invalid (destroyed or foreign)" : "NULL");                       \
+#define SC_CHECK_PE(pe)                                                                            \
+    do {                                                                                           \
+        if (!valid(pe))                                                                            \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s progress engine",                          \
+                      ::softcomch::api_function(),                                                 \
+                      (pe) ? "invalid (destroyed or foreign)" : "NULL");                           \
     } while (0)
 
-#define SC_CHECK_TASK(t)                                                                       \
-    do {                                                                                       \
-        if (!valid(t))                                                                         \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s task", ::softcomch::api_function(),                      \
-                      (t) ? "invalid (freed or foreign)" : "NULL");                            \
+#define SC_CHECK_TASK(t)                                                                           \
+    do {                                                                                           \
+        if (!valid(t))                                                                             \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s task", ::softcomch::api_function(),        \
+                      (t) ? "invalid (freed or foreign)" : "NULL");                                \
     } while (0)
 
 doca_error_t submit(doca_task *task, const char *func, bool validate)
@@ -40,7 +50,7 @@ doca_error_t submit(doca_task *task, const char *func, bool validate)
     if (task->state_ != softcomch::core::task_state::allocated) {
         SC_LOG_ERR("%s: the task is %s", func,
                    task->state_ == softcomch::core::task_state::free ? "free (not allocated)"
-                                                                      : "already submitted");
+                                                                     : "already submitted");
         return DOCA_ERROR_INVALID_VALUE;
     }
     doca_ctx *ctx = task->ctx_;
@@ -93,7 +103,8 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
     return guard_value<uint8_t>(__func__, 0, [&] { return pe->progress(); });
 }
 
-doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle)
+doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
+                                             doca_notification_handle_t *handle)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_PE(pe);
@@ -144,9 +155,11 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_TASK(task);
-        constexpr uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
+        constexpr uint32_t known =
+            DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
         if (flags & ~known)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_submit_ex: unknown flags 0x%x", flags & ~known);
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_submit_ex: unknown flags 0x%x",
+                      flags & ~known);
         return submit(task, "doca_task_submit_ex", false);
     });
 }
@@ -174,8 +187,9 @@ void doca_task_free(struct doca_task *task)
             // In flight: DOCA's doca_task_free returns void and NVIDIA's own code frees posted
             // receives before stopping (applications/secure_channel). The task finishes, or is
             // flushed by the stop, and then returns to its pool without a callback.
-            SC_LOG_DBG("doca_task_free: the task is in flight; it returns to its pool when its work ends, "
-                       "without a callback");
+            SC_LOG_DBG(
+                "doca_task_free: the task is in flight; it returns to its pool when its work ends, "
+                "without a callback");
             task->ctx_->abandon(task);
             break;
         case softcomch::core::task_state::free:
@@ -226,7 +240,8 @@ doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
     return guard(__func__, [&]() -> doca_error_t {
         SC_CHECK_PE(pe);
         if (!valid(ctx))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_connect_ctx: %s context", ctx ? "invalid" : "NULL");
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_connect_ctx: %s context",
+                      ctx ? "invalid" : "NULL");
         return pe->connect(ctx);
     });
 }
@@ -238,7 +253,8 @@ doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode 
         // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
         int mode;
         std::memcpy(&mode, &event_mode, sizeof mode);
-        if (mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE && mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
+        if (mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
+            mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d", mode);
         return DOCA_SUCCESS;
     });
@@ -271,12 +287,14 @@ doca_error_t doca_task_batch_get_status(const struct doca_task_batch *)
 
 void doca_task_batch_set_user_data(struct doca_task_batch *, union doca_data)
 {
-    SC_LOG_ERR("doca_task_batch_set_user_data: task batches are not supported by the emulated device");
+    SC_LOG_ERR(
+        "doca_task_batch_set_user_data: task batches are not supported by the emulated device");
 }
 
 union doca_data doca_task_batch_get_user_data(const struct doca_task_batch *)
 {
-    SC_LOG_ERR("doca_task_batch_get_user_data: task batches are not supported by the emulated device");
+    SC_LOG_ERR(
+        "doca_task_batch_get_user_data: task batches are not supported by the emulated device");
     return doca_data{};
 }
 
@@ -288,13 +306,15 @@ struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *)
 
 union doca_data doca_task_batch_get_ctx_user_data(const struct doca_task_batch *)
 {
-    SC_LOG_ERR("doca_task_batch_get_ctx_user_data: task batches are not supported by the emulated device");
+    SC_LOG_ERR(
+        "doca_task_batch_get_ctx_user_data: task batches are not supported by the emulated device");
     return doca_data{};
 }
 
 uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *)
 {
-    SC_LOG_ERR("doca_task_batch_get_tasks_num: task batches are not supported by the emulated device");
+    SC_LOG_ERR(
+        "doca_task_batch_get_tasks_num: task batches are not supported by the emulated device");
     return 0;
 }
 

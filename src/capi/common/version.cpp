@@ -7,5 +7,6 @@
 
 extern "C" const char *doca_version_runtime(void)
 {
-    return softcomch::guard_value(__func__, DOCA_VERSION_STRING, [] { return DOCA_VERSION_STRING; });
+    return softcomch::guard_value(__func__, DOCA_VERSION_STRING,
+                                  [] { return DOCA_VERSION_STRING; });
 }

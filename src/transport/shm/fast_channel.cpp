@@ -50,8 +50,8 @@ canonical canonical_for(uint32_t capacity) noexcept
     // boundary, whole pages in all (the memfd is mapped in pages anyway).
     canonical c;
     c.post_offset = k_fast_ctrl_size;
-    c.comp_offset = align_up(c.post_offset + uint64_t(capacity) * k_fast_post_entry_size,
-                             k_queue_align);
+    c.comp_offset =
+        align_up(c.post_offset + uint64_t(capacity) * k_fast_post_entry_size, k_queue_align);
     c.total = align_up(c.comp_offset + uint64_t(capacity) * k_fast_comp_entry_size, k_fast_align);
     return c;
 }
@@ -224,8 +224,8 @@ doca_error_t fast_channel::validate_header(const void *mem, uint64_t len,
     // Shape: power-of-two capacity within the limit, tasks within the capacity, the entry
     // sizes and immediate length of v1.
     if (h.header_size != k_fast_ctrl_size || !is_pow2(cfg.capacity) ||
-        cfg.capacity > k_fast_max_capacity || cfg.num_tasks == 0 ||
-        cfg.num_tasks > cfg.capacity || cfg.post_entry_size != k_fast_post_entry_size ||
+        cfg.capacity > k_fast_max_capacity || cfg.num_tasks == 0 || cfg.num_tasks > cfg.capacity ||
+        cfg.post_entry_size != k_fast_post_entry_size ||
         cfg.comp_entry_size != k_fast_comp_entry_size || cfg.imm_data_len > k_fast_max_imm ||
         cfg.flags != 0)
         return DOCA_ERROR_INVALID_VALUE;
@@ -246,9 +246,9 @@ doca_error_t fast_channel::validate_header(const void *mem, uint64_t len,
     }
     // Report from the local copy only.
     if (out != nullptr)
-        *out = fast_channel_layout{c.total,       cfg.capacity,     cfg.num_tasks,
-                                   c.post_offset, c.comp_offset,    cfg.imm_data_len,
-                                   cfg.consumer_id, cfg.creator_pid};
+        *out =
+            fast_channel_layout{c.total,       cfg.capacity,     cfg.num_tasks,   c.post_offset,
+                                c.comp_offset, cfg.imm_data_len, cfg.consumer_id, cfg.creator_pid};
     return DOCA_SUCCESS;
 }
 
@@ -259,8 +259,7 @@ doca_error_t fast_channel::validate_header(const void *mem, uint64_t len,
 fast_channel::fast_channel(fast_channel &&other) noexcept
     : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
       size_(std::exchange(other.size_, 0)), layout_(other.layout_)
-{
-}
+{}
 
 fast_channel &fast_channel::operator=(fast_channel &&other) noexcept
 {
@@ -410,11 +409,11 @@ doca_error_t fast_consumer::attach(void *mem, uint64_t len) noexcept
     // Process-local copies of everything the data path needs.
     auto *base = static_cast<uint8_t *>(mem);
     ctrl_ = static_cast<fast_channel_ctrl *>(mem);
-    post_ = base + lay.post_offset;      // validated canonical offsets
+    post_ = base + lay.post_offset; // validated canonical offsets
     comp_ = base + lay.comp_offset;
-    mask_ = lay.capacity - 1;            // bounds every slot address
-    num_tasks_ = lay.num_tasks;          // bounds every task index we accept
-    imm_data_len_ = lay.imm_data_len;    // bounds every completion's imm_len
+    mask_ = lay.capacity - 1;         // bounds every slot address
+    num_tasks_ = lay.num_tasks;       // bounds every task index we accept
+    imm_data_len_ = lay.imm_data_len; // bounds every completion's imm_len
     posted_cap_ = std::move(caps);
     // A fresh binding: nothing outstanding, open, healthy, nothing peeked.
     outstanding_ = 0;
@@ -446,7 +445,7 @@ doca_error_t fast_producer::attach(void *mem, uint64_t len) noexcept
     // what makes one fast_producer usable from many threads.
     auto *base = static_cast<uint8_t *>(mem);
     ctrl_ = static_cast<fast_channel_ctrl *>(mem);
-    post_ = base + lay.post_offset;   // validated canonical offsets
+    post_ = base + lay.post_offset; // validated canonical offsets
     comp_ = base + lay.comp_offset;
     mask_ = lay.capacity - 1;         // bounds every slot address
     num_tasks_ = lay.num_tasks;       // informational on this side

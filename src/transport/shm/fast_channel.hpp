@@ -217,12 +217,12 @@ static_assert(offsetof(post_slot, capacity) == 24);
 // comp_head) before R23, read by the consumer after A23.
 struct comp_slot {
     std::atomic<uint64_t> seq;
-    uint32_t task;                // the task index of the claimed post entry
-    uint32_t status;              // doca_error_t value; 0 = success
-    uint64_t len;                 // bytes written into the buffer
-    uint32_t producer_id;         // sender's producer id (DOCA get_producer_id)
-    uint32_t imm_len;             // valid bytes of imm, <= the consumer's imm_data_len
-    uint8_t imm[k_fast_max_imm];  // immediate data
+    uint32_t task;               // the task index of the claimed post entry
+    uint32_t status;             // doca_error_t value; 0 = success
+    uint64_t len;                // bytes written into the buffer
+    uint32_t producer_id;        // sender's producer id (DOCA get_producer_id)
+    uint32_t imm_len;            // valid bytes of imm, <= the consumer's imm_data_len
+    uint8_t imm[k_fast_max_imm]; // immediate data
 };
 static_assert(sizeof(comp_slot) == k_fast_comp_entry_size);
 static_assert(offsetof(comp_slot, seq) == 0);
@@ -415,19 +415,19 @@ private:
     static constexpr uint64_t k_not_posted = ~uint64_t(0);
 
     fast_channel_ctrl *ctrl_ = nullptr;
-    uint8_t *post_ = nullptr;          // shared post queue
-    uint8_t *comp_ = nullptr;          // shared completion queue
-    uint64_t post_pos_ = 0;            // next post position (we are the only poster)
-    uint64_t comp_pos_ = 0;            // next completion position to read
-    uint32_t mask_ = 0;                // capacity - 1 (process-local copy)
-    uint32_t num_tasks_ = 0;           // process-local copy
-    uint32_t imm_data_len_ = 0;        // process-local copy
-    uint32_t outstanding_ = 0;         // tasks posted and not yet finished
-    bool expired_ = false;             // expire() called
-    bool corrupted_ = false;           // an impossible completion was seen
-    bool peeked_ = false;              // view_ holds the completion at comp_pos_
+    uint8_t *post_ = nullptr;                // shared post queue
+    uint8_t *comp_ = nullptr;                // shared completion queue
+    uint64_t post_pos_ = 0;                  // next post position (we are the only poster)
+    uint64_t comp_pos_ = 0;                  // next completion position to read
+    uint32_t mask_ = 0;                      // capacity - 1 (process-local copy)
+    uint32_t num_tasks_ = 0;                 // process-local copy
+    uint32_t imm_data_len_ = 0;              // process-local copy
+    uint32_t outstanding_ = 0;               // tasks posted and not yet finished
+    bool expired_ = false;                   // expire() called
+    bool corrupted_ = false;                 // an impossible completion was seen
+    bool peeked_ = false;                    // view_ holds the completion at comp_pos_
     std::unique_ptr<uint64_t[]> posted_cap_; // per task: posted capacity or k_not_posted
-    fast_completion view_;             // what peek() returned last
+    fast_completion view_;                   // what peek() returned last
 };
 
 // ---- producer side ------------------------------------------------------------------------------

@@ -31,12 +31,14 @@ bool aligned(const void *mem) noexcept
 bool ring_layout::valid(const ring_params &p) noexcept
 {
     // Records: whole cache lines, at least one line (header + some payload), bounded.
-    if (p.max_record < k_cache_line || p.max_record % k_cache_line != 0 || p.max_record > k_ring_max_record)
+    if (p.max_record < k_cache_line || p.max_record % k_cache_line != 0 ||
+        p.max_record > k_ring_max_record)
         return false;
     // Data area: a power of two within the hard limit (keeps positions masked with one AND),
     // holding at least two maximal records, so that a record and the padding in front of it
     // always fit in an empty ring.
-    if (!is_pow2(p.capacity) || p.capacity > k_ring_max_capacity || uint64_t(p.capacity) < 2 * uint64_t(p.max_record))
+    if (!is_pow2(p.capacity) || p.capacity > k_ring_max_capacity ||
+        uint64_t(p.capacity) < 2 * uint64_t(p.max_record))
         return false;
     // In-flight bound: at least one message, bounded.
     return p.limit >= 1 && p.limit <= k_ring_max_limit;
@@ -116,8 +118,8 @@ doca_error_t ring_layout::validate(const void *mem, uint64_t len, ring_params *o
     // redundant on purpose: a reader that trusted data_offset or max_payload instead of
     // recomputing them would be steerable by the peer.
     const uint64_t need = memsize(p.capacity);
-    if (cfg.max_payload != p.max_record - k_record_header_size || cfg.data_offset != k_ring_ctrl_size ||
-        cfg.total_size != need)
+    if (cfg.max_payload != p.max_record - k_record_header_size ||
+        cfg.data_offset != k_ring_ctrl_size || cfg.total_size != need)
         return DOCA_ERROR_INVALID_VALUE;
     // Everything the ring addresses lies inside the caller's region: the data area ends at
     // 512 + capacity == need <= len.

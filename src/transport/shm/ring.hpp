@@ -78,9 +78,9 @@ inline constexpr uint32_t k_ring_layout_version = 2;
 inline constexpr uint32_t k_record_message = 0;
 inline constexpr uint32_t k_record_padding = 1;
 // Hard limits enforced by init() and attach() (so that sizes cannot overflow).
-inline constexpr uint32_t k_ring_max_capacity = 1u << 30;     // data bytes
+inline constexpr uint32_t k_ring_max_capacity = 1u << 30;      // data bytes
 inline constexpr uint32_t k_ring_max_record = (1u << 20) + 64; // a 1 MiB payload plus its header
-inline constexpr uint32_t k_ring_max_limit = 1u << 24;        // messages in flight
+inline constexpr uint32_t k_ring_max_limit = 1u << 24;         // messages in flight
 inline constexpr uint64_t k_ring_max_memsize = uint64_t(k_ring_ctrl_size) + k_ring_max_capacity;
 // Data bytes params_for() gives a ring at most, unless one maximal record needs more: enough for
 // 128 messages of 4080 bytes or 8192 of up to 48 bytes in flight, and it keeps a connection's segment
@@ -167,7 +167,10 @@ static_assert(offsetof(record_header, kind) == 12);
 // same offset by an earlier lap carries another value (2^31 lines, 128 GiB of traffic, would
 // have to pass in between), which tells a stale or foreign header from the expected one even
 // though the zeroing rule already keeps stale headers out of the consumer's sight.
-constexpr uint32_t record_mark(uint64_t pos) noexcept { return uint32_t(pos >> 6) | 0x80000000u; }
+constexpr uint32_t record_mark(uint64_t pos) noexcept
+{
+    return uint32_t(pos >> 6) | 0x80000000u;
+}
 
 // ---- sizing, initialisation and validation (control path) ------------------------------------
 
@@ -280,7 +283,8 @@ private:
     bool fits(uint64_t bytes) const noexcept;
     bool room(uint64_t bytes) noexcept;
     void refresh_tail() noexcept;
-    void publish_record(uint32_t size, uint32_t kind, uint16_t type, uint32_t len, uint16_t flags) noexcept;
+    void publish_record(uint32_t size, uint32_t kind, uint16_t type, uint32_t len,
+                        uint16_t flags) noexcept;
 
     ring_ctrl *ctrl_ = nullptr;   // shared control block
     uint8_t *data_ = nullptr;     // shared data area
@@ -360,20 +364,20 @@ private:
     const record_header *at(uint64_t pos) const noexcept;
     void publish_tail() noexcept;
 
-    ring_ctrl *ctrl_ = nullptr;      // shared control block
-    const uint8_t *data_ = nullptr;  // shared data area
-    uint64_t tail_ = 0;              // next byte position to read
-    uint64_t released_ = 0;          // messages released
-    uint64_t published_tail_ = 0;    // last tail stored into shared memory (<= tail_)
+    ring_ctrl *ctrl_ = nullptr;       // shared control block
+    const uint8_t *data_ = nullptr;   // shared data area
+    uint64_t tail_ = 0;               // next byte position to read
+    uint64_t released_ = 0;           // messages released
+    uint64_t published_tail_ = 0;     // last tail stored into shared memory (<= tail_)
     uint64_t published_released_ = 0; // last `released` stored (<= released_)
-    uint32_t publish_batch_ = 1;     // release() publishes once this many messages accumulate
-    uint32_t publish_bytes_ = 0;     // ... or this many bytes (a quarter of the capacity)
-    uint32_t mask_ = 0;              // capacity - 1
-    uint32_t max_record_ = 0;        // bytes of the largest record
-    uint32_t limit_ = 0;             // in-flight bound (informational on this side)
-    uint32_t view_size_ = 0;         // record bytes of the message peek() returned
-    bool corrupted_ = false;         // an impossible record was seen
-    record_view view_;               // what peek() returned last
+    uint32_t publish_batch_ = 1;      // release() publishes once this many messages accumulate
+    uint32_t publish_bytes_ = 0;      // ... or this many bytes (a quarter of the capacity)
+    uint32_t mask_ = 0;               // capacity - 1
+    uint32_t max_record_ = 0;         // bytes of the largest record
+    uint32_t limit_ = 0;              // in-flight bound (informational on this side)
+    uint32_t view_size_ = 0;          // record bytes of the message peek() returned
+    bool corrupted_ = false;          // an impossible record was seen
+    record_view view_;                // what peek() returned last
 };
 
 } // namespace softcomch::transport::shm

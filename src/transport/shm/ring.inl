@@ -64,7 +64,8 @@ inline uint64_t ring_producer::footprint(uint32_t size, uint32_t *pad) const noe
 inline bool ring_producer::fits(uint64_t bytes) const noexcept
 {
     // Both bounds: messages (the receiver's queue size) and bytes (the ring's memory).
-    return committed_ - released_cache_ < limit_ && head_ + bytes - tail_cache_ <= uint64_t(mask_) + 1;
+    return committed_ - released_cache_ < limit_ &&
+           head_ + bytes - tail_cache_ <= uint64_t(mask_) + 1;
 }
 
 // Re-reads the consumer's position. Called only when the cached copies say "full", so in
@@ -246,7 +247,8 @@ inline const record_view *ring_consumer::peek() noexcept
         if (kind == k_record_padding) {
             // Padding fills exactly the rest of a lap it did not start (the producer pads only
             // where a record would not fit, which is never at offset 0).
-            if (uint64_t(len) + k_record_header_size != left || left == uint64_t(mask_) + 1) [[unlikely]] {
+            if (uint64_t(len) + k_record_header_size != left || left == uint64_t(mask_) + 1)
+                [[unlikely]] {
                 corrupted_ = true;
                 return nullptr;
             }
@@ -282,7 +284,8 @@ inline void ring_consumer::release() noexcept
     ++released_;
     view_size_ = 0;
     // Publish in batches (R2 inside publish_tail()); the rest is flushed when we go idle.
-    if (released_ - published_released_ >= publish_batch_ || tail_ - published_tail_ >= publish_bytes_)
+    if (released_ - published_released_ >= publish_batch_ ||
+        tail_ - published_tail_ >= publish_bytes_)
         publish_tail();
 }
 

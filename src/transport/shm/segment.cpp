@@ -142,8 +142,7 @@ int create_shm_fd(bool *sealable) noexcept
 segment::segment(segment &&other) noexcept
     : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
       size_(std::exchange(other.size_, 0)), layout_(other.layout_)
-{
-}
+{}
 
 // Move assignment: the current mapping (if any) is released first, then ownership moves.
 segment &segment::operator=(segment &&other) noexcept
@@ -279,8 +278,8 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     out.fd_ = std::move(fd);
     out.base_ = base;
     out.size_ = total;
-    out.layout_ = segment_layout{total, params.generation, uint32_t(::getpid()),
-                                 {descs[c2s], descs[s2c]}};
+    out.layout_ =
+        segment_layout{total, params.generation, uint32_t(::getpid()), {descs[c2s], descs[s2c]}};
     return DOCA_SUCCESS;
 }
 
@@ -324,8 +323,9 @@ doca_error_t segment::validate_header(const void *mem, uint64_t len, segment_lay
     // this single comparison rules out overlap, misalignment, out-of-range offsets and
     // size/total mismatches at once.
     // Parameters as the header claims them (still untrusted; canonical_layout validates them).
-    const ring_params ps[2] = {{f.rings[c2s].capacity, f.rings[c2s].max_record, f.rings[c2s].limit},
-                               {f.rings[s2c].capacity, f.rings[s2c].max_record, f.rings[s2c].limit}};
+    const ring_params ps[2] = {
+        {f.rings[c2s].capacity, f.rings[c2s].max_record, f.rings[c2s].limit},
+        {f.rings[s2c].capacity, f.rings[s2c].max_record, f.rings[s2c].limit}};
     ring_desc canon[2];
     uint64_t total = 0;
     if (!canonical_layout(ps[c2s], ps[s2c], canon, &total) || total != f.total_size)

@@ -55,8 +55,8 @@ enum side : uint32_t {
 
 // Where one ring lives and what shape it has (copied into the header by the creator).
 struct ring_desc {
-    uint64_t offset;    // from the segment start; multiple of k_segment_align
-    uint64_t size;      // bytes reserved for the ring: memsize rounded up to k_segment_align
+    uint64_t offset;     // from the segment start; multiple of k_segment_align
+    uint64_t size;       // bytes reserved for the ring: memsize rounded up to k_segment_align
     uint32_t capacity;   // as ring_config (data bytes)
     uint32_t max_record; // as ring_config
     uint32_t limit;      // as ring_config
@@ -111,10 +111,10 @@ static_assert(sizeof(segment_header) <= k_segment_header_size);
 
 // What the creator asks for.
 struct segment_params {
-    ring_params rings[2];     // indexed by ring_dir (see ring_layout::params_for)
-    uint64_t generation = 0;  // stored in the header (SoftComch: the connection id)
-    bool prefault = true;     // touch every page at create/attach (first touch is slow; keep it
-                              // off the data path). Costs the whole size in resident memory.
+    ring_params rings[2];    // indexed by ring_dir (see ring_layout::params_for)
+    uint64_t generation = 0; // stored in the header (SoftComch: the connection id)
+    bool prefault = true;    // touch every page at create/attach (first touch is slow; keep it
+                             // off the data path). Costs the whole size in resident memory.
 };
 
 // The parsed and validated content of a header.

@@ -79,9 +79,9 @@ struct vma_info {
     uint64_t offset = 0; // file offset of `start` (meaningless for anonymous memory)
     uint64_t inode = 0;  // 0 for anonymous memory; identifies our memfd pages
     bool r = false, w = false, x = false, shared = false; // "rwxs" / "rw-p" ...
-    char path[64] = {};  // truncated when longer: only short prefixes are compared ("[heap]",
-                         // "[anon:", "[stack", a leading '/'), and 64 arrays of this struct live
-                         // on the stack of whichever thread forks (fork child handler)
+    char path[64] = {}; // truncated when longer: only short prefixes are compared ("[heap]",
+                        // "[anon:", "[stack", a leading '/'), and 64 arrays of this struct live
+                        // on the stack of whichever thread forks (fork child handler)
 };
 
 // Field parsers over [p, e): each advances p past what it consumed and fails (false) when
@@ -151,8 +151,8 @@ bool parse_line(const char *p, const char *e, vma_info *v) noexcept
     v->shared = p[3] == 's';
     p += 4;
     if (!skip(p, e, ' ') || !parse_hex(p, e, &v->offset) || !skip(p, e, ' ') ||
-        !parse_hex(p, e, &dev) || !skip(p, e, ':') || !parse_hex(p, e, &dev) ||
-        !skip(p, e, ' ') || !parse_dec(p, e, &v->inode))
+        !parse_hex(p, e, &dev) || !skip(p, e, ':') || !parse_hex(p, e, &dev) || !skip(p, e, ' ') ||
+        !parse_dec(p, e, &v->inode))
         return false;
     // The rest of the line is the path: empty (anonymous), "[heap]", "[stack]", "[anon:name]",
     // a file name, "/memfd:name (deleted)"...
@@ -165,8 +165,7 @@ bool parse_line(const char *p, const char *e, vma_info *v) noexcept
 
 // Calls fn(const vma_info &) for every mapping, in address order, until fn returns false.
 // Returns false when the file cannot be read.
-template <class Fn>
-bool for_each_vma(Fn &&fn) noexcept
+template <class Fn> bool for_each_vma(Fn &&fn) noexcept
 {
     // procfs may be missing (some containers): the caller then refuses to share (auto -> pvw).
     const int fd = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
@@ -384,8 +383,8 @@ doca_error_t privatize(const vma_info &v, int fd) noexcept
         return errno_to_doca(e);
     }
     // One step: the private copy takes the place of the shared pages (no hole, no zeros).
-    if (::mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED,
-                 reinterpret_cast<void *>(v.start)) == MAP_FAILED) {
+    if (::mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void *>(v.start)) ==
+        MAP_FAILED) {
         const int e = errno;
         ::munmap(tmp, len);
         return errno_to_doca(e);
@@ -490,7 +489,8 @@ void atfork_child() noexcept
 void install_atfork() noexcept
 {
     static std::once_flag once;
-    std::call_once(once, [] { (void)::pthread_atfork(atfork_prepare, atfork_parent, atfork_child); });
+    std::call_once(once,
+                   [] { (void)::pthread_atfork(atfork_prepare, atfork_parent, atfork_child); });
 }
 
 // True when [a, a + an) and [b, b + bn) intersect.
@@ -617,7 +617,8 @@ uint64_t last_level_cache_bytes() noexcept
         uint64_t best = 0;
         for (int index = 0; index < 8; ++index) {
             char path[96];
-            std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+            std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size",
+                          index);
             FILE *f = std::fopen(path, "re");
             if (f == nullptr)
                 break;
@@ -977,8 +978,7 @@ doca_error_t unexport_memory(exported_memory &m) noexcept
 peer_mapping::peer_mapping(peer_mapping &&other) noexcept
     : map_(std::exchange(other.map_, nullptr)), map_size_(std::exchange(other.map_size_, 0)),
       target_(std::exchange(other.target_, peer_target{}))
-{
-}
+{}
 
 peer_mapping &peer_mapping::operator=(peer_mapping &&other) noexcept
 {
@@ -1045,8 +1045,7 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
     struct stat st;
     if (::fstat(fd, &st) != 0)
         return errno_to_doca(errno);
-    if (!S_ISREG(st.st_mode) || st.st_size < 0 ||
-        uint64_t(st.st_size) < d.file_offset + d.map_size)
+    if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) < d.file_offset + d.map_size)
         return DOCA_ERROR_INVALID_VALUE;
     // Pre-faulted: the first touch is slow and must not land on the data path.
     void *m = ::mmap(nullptr, d.map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,

@@ -220,10 +220,10 @@ doca_error_t unexport_memory(exported_memory &m) noexcept;
 // by a peer_mapping, which must outlive it).
 struct peer_target {
     memory_mechanism mechanism = memory_mechanism::none;
-    uint64_t addr = 0;      // window start in the consumer's address space
-    uint64_t len = 0;       // window length
+    uint64_t addr = 0;        // window start in the consumer's address space
+    uint64_t len = 0;         // window length
     uint8_t *local = nullptr; // shared: our address of `addr`
-    pid_t pid = 0;          // pvw: the consumer
+    pid_t pid = 0;            // pvw: the consumer
 };
 
 // The producer's view of one consumer range.

@@ -85,7 +85,8 @@ TEST(ErrorNames, DescriptionsUsersSearchForMatchDoca)
     EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_DRIVER), "DOCA Driver call failure");
     EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_UNKNOWN), "Unknown error");
     EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_NOT_PERMITTED), "Operation not permitted");
-    EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_AGAIN), "Resource temporarily unavailable, try again");
+    EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_AGAIN),
+                 "Resource temporarily unavailable, try again");
     EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_BAD_STATE), "Bad State");
     EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_NOT_CONNECTED), "Not Connected");
     EXPECT_STREQ(doca_error_get_descr(DOCA_ERROR_CONNECTION_ABORTED), "Connection aborted");

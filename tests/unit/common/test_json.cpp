@@ -98,10 +98,11 @@ TEST(Json, Builders)
     ASSERT_EQ(o.size(), 5u);
     EXPECT_EQ(o.items()[1].first, "size");
     EXPECT_EQ(o.find("size")->as_int(), 4096);
-    EXPECT_EQ(json::dump(o, 0), R"({"name":"mlx5_0","size":4096,"ok":true,"ratio":0.5,"list":[1,"two",null]})");
-    EXPECT_EQ(json::dump(o),
-              "{\n  \"name\": \"mlx5_0\",\n  \"size\": 4096,\n  \"ok\": true,\n  \"ratio\": 0.5,\n  \"list\": [\n"
-              "    1,\n    \"two\",\n    null\n  ]\n}");
+    EXPECT_EQ(json::dump(o, 0),
+              R"({"name":"mlx5_0","size":4096,"ok":true,"ratio":0.5,"list":[1,"two",null]})");
+    EXPECT_EQ(json::dump(o), "{\n  \"name\": \"mlx5_0\",\n  \"size\": 4096,\n  \"ok\": true,\n  "
+                             "\"ratio\": 0.5,\n  \"list\": [\n"
+                             "    1,\n    \"two\",\n    null\n  ]\n}");
     EXPECT_THROW(arr.set("k", 1), json::type_error);
     EXPECT_THROW(o.push_back(1), json::type_error);
     EXPECT_EQ(json::value(uint64_t{1} << 63).is_double(), true);
@@ -114,7 +115,8 @@ TEST(Json, DumpEdgeCases)
     EXPECT_EQ(json::dump(json::value(1e300)), "1e+300");
     EXPECT_EQ(json::dump(json::value(std::nan(""))), "null");
     EXPECT_EQ(json::dump(json::value(std::numeric_limits<double>::infinity())), "null");
-    EXPECT_EQ(json::dump(json::value(std::string("a\"\\\n\x01\x7f"))), "\"a\\\"\\\\\\n\\u0001\\u007f\"");
+    EXPECT_EQ(json::dump(json::value(std::string("a\"\\\n\x01\x7f"))),
+              "\"a\\\"\\\\\\n\\u0001\\u007f\"");
     EXPECT_EQ(json::dump(json::value::array()), "[]");
     EXPECT_EQ(json::dump(json::value::object()), "{}");
     EXPECT_EQ(json::dump(json::value()), "null");
@@ -147,7 +149,8 @@ TEST(Json, ErrorPositions)
     EXPECT_EQ(error_of("{\n  \"a\": 1,\n}"), "3:1: trailing comma before '}'");
     EXPECT_EQ(error_of("[1, 2,]"), "1:7: trailing comma before ']'");
     EXPECT_EQ(error_of("{\"a\" 1}"), "1:6: expected ':' after member name, found '1'");
-    EXPECT_EQ(error_of("{\"a\": 1 \"b\": 2}"), "1:9: expected ',' or '}' after an object member, found '\"'");
+    EXPECT_EQ(error_of("{\"a\": 1 \"b\": 2}"),
+              "1:9: expected ',' or '}' after an object member, found '\"'");
     EXPECT_EQ(error_of("{\"a\": 1, \"a\": 2}"), "1:10: duplicate member name \"a\"");
     EXPECT_EQ(error_of("[1] x"), "1:5: unexpected 'x' after the JSON value");
     EXPECT_EQ(error_of("\n\n   tru"), "3:4: invalid literal (expected 'true')");
@@ -157,14 +160,15 @@ TEST(Json, ErrorPositions)
     EXPECT_EQ(error_of("+1"), "1:1: unexpected '+', expected a value");
     EXPECT_EQ(error_of("1e999"), "1:1: number out of range");
     EXPECT_EQ(error_of("\"abc"), "1:5: unterminated string");
-    EXPECT_EQ(error_of("\"a\tb\""), "1:3: raw control character in string (use an escape such as \\n)");
+    EXPECT_EQ(error_of("\"a\tb\""),
+              "1:3: raw control character in string (use an escape such as \\n)");
     EXPECT_EQ(error_of("\"\\x\""), "1:2: invalid escape '\\x'");
     EXPECT_EQ(error_of("\"\\ud800\""), "1:2: unpaired high surrogate in \\u escape");
     EXPECT_EQ(error_of("\"\\udc00\""), "1:2: unpaired low surrogate in \\u escape");
     EXPECT_EQ(error_of("\"\\u12g4\""), "1:6: invalid hex digit in \\u escape");
     EXPECT_EQ(error_of("\"\xff\""), "1:2: invalid UTF-8 in string");
     EXPECT_EQ(error_of("\"\xc3\""), "1:2: invalid UTF-8 in string");
-    EXPECT_EQ(error_of("\"\xc0\xaf\""), "1:2: invalid UTF-8 in string"); // overlong
+    EXPECT_EQ(error_of("\"\xc0\xaf\""), "1:2: invalid UTF-8 in string");     // overlong
     EXPECT_EQ(error_of("\"\xed\xa0\x80\""), "1:2: invalid UTF-8 in string"); // surrogate
     EXPECT_EQ(error_of("// comment\n1"), "1:1: unexpected '/', expected a value");
     EXPECT_EQ(error_of("NaN"), "1:1: unexpected 'N', expected a value");

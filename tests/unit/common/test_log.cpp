@@ -43,8 +43,14 @@ char g_app_buf[4096];
 char g_sdk_buf[4096];
 char g_small_buf[32];
 
-void on_app_line(char *buf) { g_app_lines.emplace_back(buf); }
-void on_sdk_line(char *buf) { g_sdk_lines.emplace_back(buf); }
+void on_app_line(char *buf)
+{
+    g_app_lines.emplace_back(buf);
+}
+void on_sdk_line(char *buf)
+{
+    g_sdk_lines.emplace_back(buf);
+}
 
 // Checks "[HH:MM:SS:uuuuuu][<tid>][DOCA][<LVL>][<file>:<line>]" + "[<func>]" (application lines
 // only) + " <message>\n" with a single newline at the end. (No std::regex: slow, and GCC 12 warns
@@ -115,8 +121,14 @@ private:
     size_t i_ = 0;
 };
 
-bool is_app_line(const std::string &line) { return line_checker(line).check(true, "test_log.cpp"); }
-bool is_sdk_line(const std::string &line) { return line_checker(line).check(false, nullptr); }
+bool is_app_line(const std::string &line)
+{
+    return line_checker(line).check(true, "test_log.cpp");
+}
+bool is_sdk_line(const std::string &line)
+{
+    return line_checker(line).check(false, nullptr);
+}
 
 std::string token_of(const std::string &line)
 {
@@ -179,20 +191,25 @@ protected:
     }
 
     // reset_for_testing() forgets the sources too; re-register this file's.
-    static void reregister() { ASSERT_EQ(doca_log_register_source("SOFTCOMCH::TEST::LOG", &log_source), DOCA_SUCCESS); }
+    static void reregister()
+    {
+        ASSERT_EQ(doca_log_register_source("SOFTCOMCH::TEST::LOG", &log_source), DOCA_SUCCESS);
+    }
 
     doca_log_backend *app_buffer()
     {
         reregister();
         doca_log_backend *b = nullptr;
-        EXPECT_EQ(doca_log_backend_create_with_buf(g_app_buf, sizeof(g_app_buf), on_app_line, &b), DOCA_SUCCESS);
+        EXPECT_EQ(doca_log_backend_create_with_buf(g_app_buf, sizeof(g_app_buf), on_app_line, &b),
+                  DOCA_SUCCESS);
         return b;
     }
     doca_log_backend *sdk_buffer()
     {
         doca_log_backend *b = nullptr;
-        EXPECT_EQ(doca_log_backend_create_with_buf_sdk(g_sdk_buf, sizeof(g_sdk_buf), on_sdk_line, &b),
-                  DOCA_SUCCESS);
+        EXPECT_EQ(
+            doca_log_backend_create_with_buf_sdk(g_sdk_buf, sizeof(g_sdk_buf), on_sdk_line, &b),
+            DOCA_SUCCESS);
         return b;
     }
     void log_all_levels()
@@ -227,14 +244,16 @@ TEST_F(Log, ApplicationLineFormat)
     EXPECT_TRUE(is_app_line(line)) << line;
     EXPECT_NE(line.find("[DOCA][INF][test_log.cpp:"), std::string::npos) << line;
     EXPECT_NE(line.find("][TestBody] hello 42 from test\n"), std::string::npos) << line;
-    const std::string tid = std::string("[").append(std::to_string(syscall(SYS_gettid))).append("]"); // GCC bug 105651
+    const std::string tid =
+        std::string("[").append(std::to_string(syscall(SYS_gettid))).append("]"); // GCC bug 105651
     EXPECT_NE(line.find(tid), std::string::npos) << line;
 }
 
 TEST_F(Log, FileIsPrintedWithoutItsDirectory)
 {
     app_buffer();
-    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, "/a/b/c/sample.c", 350, "open_dev", "x"), DOCA_SUCCESS);
+    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, "/a/b/c/sample.c", 350, "open_dev", "x"),
+              DOCA_SUCCESS);
     ASSERT_EQ(g_app_lines.size(), 1u);
     EXPECT_NE(g_app_lines[0].find("[DOCA][ERR][sample.c:350][open_dev] x\n"), std::string::npos);
 }
@@ -316,9 +335,10 @@ TEST_F(Log, StrictLimitsIgnoreGlobalChanges)
     static char other_buf[1024];
     other_lines.clear();
     doca_log_backend *other = nullptr;
-    ASSERT_EQ(doca_log_backend_create_with_buf(other_buf, sizeof(other_buf),
-                                               [](char *l) { other_lines.emplace_back(l); }, &other),
-              DOCA_SUCCESS);
+    ASSERT_EQ(
+        doca_log_backend_create_with_buf(
+            other_buf, sizeof(other_buf), [](char *l) { other_lines.emplace_back(l); }, &other),
+        DOCA_SUCCESS);
 
     ASSERT_EQ(doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_WARNING), DOCA_SUCCESS);
     ASSERT_EQ(doca_log_level_set_global_upper_limit(DOCA_LOG_LEVEL_CRIT), DOCA_SUCCESS);
@@ -466,10 +486,12 @@ TEST_F(Log, InvalidArgumentsAreRefused)
     EXPECT_EQ(doca_log_backend_create_with_file(stdout, nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_create_with_fd(-1, &b), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_create_with_fd(987654, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_log_backend_create_with_buf(nullptr, 16, on_app_line, &b), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_log_backend_create_with_buf(nullptr, 16, on_app_line, &b),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_create_with_buf(buf, 0, on_app_line, &b), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_create_with_buf(buf, 16, nullptr, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_log_backend_create_with_buf_sdk(buf, 16, on_sdk_line, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_log_backend_create_with_buf_sdk(buf, 16, on_sdk_line, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_create_with_syslog(nullptr, &b), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(b, nullptr); // outputs are written only on success
     EXPECT_EQ(doca_log_register_source(nullptr, &id), DOCA_ERROR_INVALID_VALUE);
@@ -480,17 +502,21 @@ TEST_F(Log, InvalidArgumentsAreRefused)
     EXPECT_EQ(doca_log_level_set_global_sdk_limit(80), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_set_level_lower_limit(nullptr, 50), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log_backend_set_level_lower_limit_strict(nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_log_backend_set_level_upper_limit_strict(reinterpret_cast<doca_log_backend *>(buf)),
-              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(
+        doca_log_backend_set_level_upper_limit_strict(reinterpret_cast<doca_log_backend *>(buf)),
+        DOCA_ERROR_INVALID_VALUE);
     doca_log_backend *app = app_buffer();
     EXPECT_EQ(doca_log_backend_set_level_lower_limit(app, 75), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_log_backend_set_sdk_level(app, 50), DOCA_ERROR_INVALID_VALUE); // not an SDK backend
+    EXPECT_EQ(doca_log_backend_set_sdk_level(app, 50),
+              DOCA_ERROR_INVALID_VALUE); // not an SDK backend
     EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_DISABLE, log_source, __FILE__, __LINE__, __func__, "x"),
               DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_log(99, log_source, __FILE__, __LINE__, __func__, "x"), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_log(99, log_source, __FILE__, __LINE__, __func__, "x"),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, __FILE__, __LINE__, __func__, nullptr),
               DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, nullptr, 0, nullptr, "no file"), DOCA_SUCCESS);
+    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, nullptr, 0, nullptr, "no file"),
+              DOCA_SUCCESS);
     ASSERT_EQ(g_app_lines.size(), 1u);
     EXPECT_NE(g_app_lines[0].find("[?:0][?] no file"), std::string::npos) << g_app_lines[0];
 }
@@ -499,7 +525,8 @@ TEST_F(Log, BufferBackendTruncatesLongLines)
 {
     reregister();
     doca_log_backend *b = nullptr;
-    ASSERT_EQ(doca_log_backend_create_with_buf(g_small_buf, sizeof(g_small_buf), on_app_line, &b), DOCA_SUCCESS);
+    ASSERT_EQ(doca_log_backend_create_with_buf(g_small_buf, sizeof(g_small_buf), on_app_line, &b),
+              DOCA_SUCCESS);
     DOCA_LOG_INFO("%s", std::string(500, 'x').c_str());
     ASSERT_EQ(g_app_lines.size(), 1u);
     EXPECT_EQ(g_app_lines[0].size(), sizeof(g_small_buf) - 1);
@@ -564,7 +591,8 @@ TEST_F(Log, ConcurrentLinesNeverInterleave)
     for (int t = 0; t < threads; ++t)
         writers.emplace_back([t] {
             for (int k = 0; k < per_thread; ++k)
-                DOCA_LOG_DBG("thread %d line %d %s", t, k, std::string(100 + t * 10, 'a' + char(t)).c_str());
+                DOCA_LOG_DBG("thread %d line %d %s", t, k,
+                             std::string(100 + t * 10, 'a' + char(t)).c_str());
         });
     for (auto &w : writers)
         w.join();
@@ -637,7 +665,8 @@ TEST_F(Log, SyslogBackendsCanBeCreatedAndUsed)
     // Silence both before writing anything, so the test does not fill the system log.
     ASSERT_EQ(doca_log_backend_set_level_lower_limit(app, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
     ASSERT_EQ(doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DISABLE), DOCA_SUCCESS);
-    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_CRIT, log_source, __FILE__, __LINE__, __func__, "not sent"), DOCA_SUCCESS);
+    EXPECT_EQ(doca_log(DOCA_LOG_LEVEL_CRIT, log_source, __FILE__, __LINE__, __func__, "not sent"),
+              DOCA_SUCCESS);
 }
 
 TEST_F(Log, LevelTokens)
@@ -657,12 +686,13 @@ TEST_F(Log, FlushCallbackThatLogsDoesNotDeadlock)
     doca_log_backend *b = nullptr;
     static int calls = 0;
     calls = 0;
-    ASSERT_EQ(doca_log_backend_create_with_buf(buf, sizeof(buf),
-                                               [](char *) {
-                                                   ++calls;
-                                                   DOCA_LOG_ERR("nested"); // dropped
-                                               },
-                                               &b),
+    ASSERT_EQ(doca_log_backend_create_with_buf(
+                  buf, sizeof(buf),
+                  [](char *) {
+                      ++calls;
+                      DOCA_LOG_ERR("nested"); // dropped
+                  },
+                  &b),
               DOCA_SUCCESS);
     DOCA_LOG_ERR("outer");
     EXPECT_EQ(calls, 1);

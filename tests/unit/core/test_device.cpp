@@ -25,14 +25,17 @@ namespace {
 // ---- SDK log capture ----
 std::string g_log;
 char g_log_buf[4096];
-void on_log_line(char *line) { g_log += line; }
+void on_log_line(char *line)
+{
+    g_log += line;
+}
 
 void capture_sdk_log()
 {
     static doca_log_backend *backend = nullptr;
     if (!backend) {
-        ASSERT_EQ(softcomch::log::create_buf_backend(softcomch::log::family::sdk, g_log_buf, sizeof g_log_buf,
-                                                     on_log_line, &backend),
+        ASSERT_EQ(softcomch::log::create_buf_backend(softcomch::log::family::sdk, g_log_buf,
+                                                     sizeof g_log_buf, on_log_line, &backend),
                   DOCA_SUCCESS);
     }
     g_log.clear();
@@ -249,7 +252,9 @@ TEST_F(DeviceTest, PciAddressMatching)
     EXPECT_EQ(eq, 9);
     // Malformed input is the answer NVIDIA's name-or-address lookups expect: not an error line
     // (debug level only).
-    EXPECT_EQ(g_log.find("doca_devinfo_is_equal_pci_addr: malformed PCI address"), std::string::npos) << g_log;
+    EXPECT_EQ(g_log.find("doca_devinfo_is_equal_pci_addr: malformed PCI address"),
+              std::string::npos)
+        << g_log;
     EXPECT_EQ(doca_devinfo_is_equal_pci_addr(d, nullptr, &eq), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_devinfo_is_equal_pci_addr(d, "b1:00.0", nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_devinfo_is_equal_pci_addr(nullptr, "b1:00.0", &eq), DOCA_ERROR_INVALID_VALUE);
@@ -265,7 +270,8 @@ TEST_F(DeviceTest, NameGettersCheckBufferSize)
     EXPECT_EQ(doca_devinfo_get_ibdev_name(d, ib, sizeof ib), DOCA_SUCCESS);
     EXPECT_STREQ(ib, "mlx5_0");
     strcpy(ib, "untouched");
-    EXPECT_EQ(doca_devinfo_get_ibdev_name(d, ib, DOCA_DEVINFO_IBDEV_NAME_SIZE - 1), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_devinfo_get_ibdev_name(d, ib, DOCA_DEVINFO_IBDEV_NAME_SIZE - 1),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_STREQ(ib, "untouched");
     EXPECT_NE(g_log.find("too small for the ibdev name"), std::string::npos) << g_log;
     EXPECT_EQ(doca_devinfo_get_ibdev_name(d, nullptr, sizeof ib), DOCA_ERROR_INVALID_VALUE);
@@ -335,7 +341,8 @@ TEST_F(DeviceTest, CapabilityBooleans)
     EXPECT_EQ(v, 1);
     EXPECT_EQ(doca_devinfo_cap_is_accelerate_resource_reclaim_supported(host, &v), DOCA_SUCCESS);
     EXPECT_EQ(v, 1);
-    for (auto *fn : {doca_devinfo_rep_cap_is_filter_all_supported, doca_devinfo_rep_cap_is_filter_net_supported,
+    for (auto *fn : {doca_devinfo_rep_cap_is_filter_all_supported,
+                     doca_devinfo_rep_cap_is_filter_net_supported,
                      doca_devinfo_rep_cap_is_filter_emulated_supported}) {
         EXPECT_EQ(fn(dpu, &v), DOCA_SUCCESS);
         EXPECT_EQ(v, 1);
@@ -345,8 +352,10 @@ TEST_F(DeviceTest, CapabilityBooleans)
         EXPECT_EQ(fn(host, nullptr), DOCA_ERROR_INVALID_VALUE);
     }
     EXPECT_EQ(doca_devinfo_cap_is_hotplug_manager_supported(nullptr, &v), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_devinfo_cap_is_notification_moderation_supported(host, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_devinfo_cap_is_accelerate_resource_reclaim_supported(nullptr, &v), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_devinfo_cap_is_notification_moderation_supported(host, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_devinfo_cap_is_accelerate_resource_reclaim_supported(nullptr, &v),
+              DOCA_ERROR_INVALID_VALUE);
 }
 
 TEST_F(DeviceTest, WrongObjectKindIsRefused)
@@ -356,7 +365,8 @@ TEST_F(DeviceTest, WrongObjectKindIsRefused)
     ASSERT_NE(dev, nullptr);
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     auto *fake_info = reinterpret_cast<doca_devinfo *>(reps[0]);
     auto *fake_rep = reinterpret_cast<doca_devinfo_rep *>(doca_dev_as_devinfo(dev));
     char buf[DOCA_DEVINFO_PCI_ADDR_SIZE];
@@ -455,7 +465,8 @@ TEST_F(DeviceTest, RepresentorsOnHostAreNotSupported)
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 55;
     g_log.clear();
-    EXPECT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(reps, nullptr);
     EXPECT_EQ(n, 55u);
     EXPECT_NE(g_log.find("representors exist only on the DPU side"), std::string::npos) << g_log;
@@ -468,7 +479,8 @@ TEST_F(DeviceTest, RepresentorsOnDpuWithFilters)
     ASSERT_NE(dev, nullptr);
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     ASSERT_EQ(n, 2u);
     EXPECT_EQ(rep_name(reps[0]), "pf0hpf");
     EXPECT_EQ(rep_name(reps[1]), "pf0vf0");
@@ -483,22 +495,25 @@ TEST_F(DeviceTest, RepresentorsOnDpuWithFilters)
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_ERROR_INVALID_VALUE);
 
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &reps, &n),
+              DOCA_SUCCESS);
     EXPECT_EQ(n, 2u);
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_EMULATED, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_EMULATED, &reps, &n),
+              DOCA_SUCCESS);
     EXPECT_EQ(n, 0u);
     EXPECT_EQ(reps[0], nullptr);
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED,
-                                           &reps, &n),
+    ASSERT_EQ(doca_devinfo_rep_create_list(
+                  dev, DOCA_DEVINFO_REP_FILTER_NET | DOCA_DEVINFO_REP_FILTER_EMULATED, &reps, &n),
               DOCA_SUCCESS);
     EXPECT_EQ(n, 2u);
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
 
     reps = nullptr;
     for (int bad : {1, 8, 0x10, -1}) {
-        EXPECT_EQ(doca_devinfo_rep_create_list(dev, bad, &reps, &n), DOCA_ERROR_INVALID_VALUE) << bad;
+        EXPECT_EQ(doca_devinfo_rep_create_list(dev, bad, &reps, &n), DOCA_ERROR_INVALID_VALUE)
+            << bad;
     }
     EXPECT_EQ(reps, nullptr);
     EXPECT_NE(g_log.find("invalid filter 0x1"), std::string::npos) << g_log;
@@ -508,7 +523,8 @@ TEST_F(DeviceTest, RepresentorsOnDpuWithFilters)
     EXPECT_EQ(doca_devinfo_rep_destroy_list(nullptr), DOCA_ERROR_INVALID_VALUE);
 
     doca_dev *p1 = open("03:00.1");
-    ASSERT_EQ(doca_devinfo_rep_create_list(p1, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(p1, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     ASSERT_EQ(n, 1u);
     EXPECT_EQ(rep_name(reps[0]), "pf1hpf");
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
@@ -521,7 +537,8 @@ TEST_F(DeviceTest, RepresentorGetters)
     doca_dev *dev = open("03:00.0");
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     doca_devinfo_rep *vf = reps[1];
     char vuid[DOCA_DEVINFO_REP_VUID_SIZE];
     EXPECT_EQ(doca_devinfo_rep_get_vuid(vf, vuid, sizeof vuid), DOCA_SUCCESS);
@@ -559,7 +576,8 @@ TEST_F(DeviceTest, RepresentorOpenClose)
     doca_dev *dev = open("03:00.0");
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     doca_dev_rep *a = nullptr, *b = nullptr;
     ASSERT_EQ(doca_dev_rep_open(reps[0], &a), DOCA_SUCCESS);
     ASSERT_EQ(doca_dev_rep_open(reps[0], &b), DOCA_SUCCESS);
@@ -585,7 +603,8 @@ TEST_F(DeviceTest, RepresentorOpenClose)
     // NVIDIA's order in time_sync, app_shield_agent, yara_inspection and ipsec_security_gw: the
     // device closed before its representor. Both succeed; the device goes with the representor.
     dev = open("03:00.0");
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     ASSERT_EQ(doca_dev_rep_open(reps[0], &a), DOCA_SUCCESS);
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
     EXPECT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
@@ -603,7 +622,8 @@ TEST_F(DeviceTest, RepresentorOpenNeedsItsDeviceOpen)
     doca_dev *dev = open("03:00.0");
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     ASSERT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
     doca_dev_rep *r = nullptr;
     EXPECT_EQ(doca_dev_rep_open(reps[0], &r), DOCA_ERROR_BAD_STATE);
@@ -615,8 +635,8 @@ TEST_F(DeviceTest, RepresentorOpenNeedsItsDeviceOpen)
 
 TEST_F(DeviceTest, PrivilegePolicyRefusesNonMembers)
 {
-    std::string path = use_topology(policy_topology(
-        R"({"representors": "group", "group": "sc-no-such-group"})"));
+    std::string path =
+        use_topology(policy_topology(R"({"representors": "group", "group": "sc-no-such-group"})"));
     credentials user{4242, 4242, {4242}};
     set_credentials_override(&user);
 
@@ -625,13 +645,15 @@ TEST_F(DeviceTest, PrivilegePolicyRefusesNonMembers)
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
     // Listing is not restricted; opening is.
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     ASSERT_EQ(n, 1u);
     doca_dev_rep *r = nullptr;
     g_log.clear();
     EXPECT_EQ(doca_dev_rep_open(reps[0], &r), DOCA_ERROR_NOT_PERMITTED);
     EXPECT_EQ(r, nullptr);
-    EXPECT_NE(g_log.find("doca_dev_rep_open: pf0hpf (0000:b1:00.0): permission denied: the privilege policy of " +
+    EXPECT_NE(g_log.find("doca_dev_rep_open: pf0hpf (0000:b1:00.0): permission denied: the "
+                         "privilege policy of " +
                          path),
               std::string::npos)
         << g_log;
@@ -674,7 +696,8 @@ TEST_F(DeviceTest, NicModeHasNoRepresentors)
     EXPECT_EQ(v, 0);
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    EXPECT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_ERROR_NOT_SUPPORTED);
     EXPECT_NE(g_log.find("is in NIC mode"), std::string::npos) << g_log;
     EXPECT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
 }
@@ -695,7 +718,8 @@ TEST_F(DeviceTest, SubFunctions)
         doca_pci_func_type t = DOCA_PCI_FUNC_TYPE_PF;
         uint32_t idx = 0;
         ASSERT_EQ(doca_devinfo_get_pci_func_type(list[i], &t), DOCA_SUCCESS);
-        if (t == DOCA_PCI_FUNC_TYPE_SF && doca_devinfo_get_sf_index(list[i], &idx) == DOCA_SUCCESS && idx == 3)
+        if (t == DOCA_PCI_FUNC_TYPE_SF &&
+            doca_devinfo_get_sf_index(list[i], &idx) == DOCA_SUCCESS && idx == 3)
             found = list[i];
     }
     ASSERT_NE(found, nullptr);
@@ -705,7 +729,8 @@ TEST_F(DeviceTest, SubFunctions)
 
     doca_dev *dev = open("03:00.0");
     doca_devinfo_rep **reps = nullptr;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     ASSERT_EQ(n, 1u);
     doca_pci_func_type t = DOCA_PCI_FUNC_TYPE_PF;
     EXPECT_EQ(doca_devinfo_rep_get_pci_func_type(reps[0], &t), DOCA_SUCCESS);
@@ -736,7 +761,8 @@ TEST_F(DeviceTest, SampleFlow)
     EXPECT_TRUE(doca_dev_as_devinfo(dev)->server_capable());
     doca_devinfo_rep **reps = nullptr;
     uint32_t n = 0;
-    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n), DOCA_SUCCESS);
+    ASSERT_EQ(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
+              DOCA_SUCCESS);
     doca_dev_rep *rep = nullptr;
     for (uint32_t i = 0; i < n && !rep; ++i) {
         uint8_t eq = 0;

@@ -123,7 +123,8 @@ TEST_F(MmapTest, Lifecycle)
 
     EXPECT_EQ(doca_mmap_set_memrange(m, nullptr, 10), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_mmap_set_memrange(m, mem(), 0), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_mmap_set_memrange(m, reinterpret_cast<void *>(UINTPTR_MAX - 4), 10), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_mmap_set_memrange(m, reinterpret_cast<void *>(UINTPTR_MAX - 4), 10),
+              DOCA_ERROR_INVALID_VALUE);
     ASSERT_EQ(doca_mmap_set_memrange(m, mem(), 4096), DOCA_SUCCESS);
     EXPECT_EQ(doca_mmap_set_memrange(m, mem(), 4096), DOCA_ERROR_NOT_PERMITTED); // once only
     ASSERT_EQ(doca_mmap_get_memrange(m, &addr, &len), DOCA_SUCCESS);
@@ -141,7 +142,8 @@ TEST_F(MmapTest, Lifecycle)
     // Configuration after start.
     EXPECT_EQ(doca_mmap_start(m), DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(doca_mmap_set_memrange(m, mem(), 8), DOCA_ERROR_BAD_STATE);
-    EXPECT_EQ(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), DOCA_ERROR_BAD_STATE);
+    EXPECT_EQ(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE),
+              DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(doca_mmap_set_user_data(m, ud), DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(doca_mmap_set_free_cb(m, record_free, nullptr), DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(doca_mmap_enable_thread_safety(m), DOCA_ERROR_BAD_STATE);
@@ -223,14 +225,15 @@ TEST_F(MmapTest, Permissions)
     ASSERT_EQ(doca_mmap_create(&m), DOCA_SUCCESS);
     EXPECT_EQ(m->permissions(), uint32_t{DOCA_ACCESS_FLAG_LOCAL_READ_WRITE}); // default
     EXPECT_EQ(doca_mmap_set_permissions(m, 0x80), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE),
+    EXPECT_EQ(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_PCI_READ_ONLY |
+                                               DOCA_ACCESS_FLAG_PCI_READ_WRITE),
               DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(m->permissions(), uint32_t{DOCA_ACCESS_FLAG_LOCAL_READ_WRITE});
     EXPECT_EQ(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY), DOCA_SUCCESS);
-    EXPECT_EQ(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-                                               DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC |
-                                               DOCA_ACCESS_FLAG_PCI_READ_WRITE |
-                                               DOCA_ACCESS_FLAG_PCI_RELAXED_ORDERING),
+    EXPECT_EQ(doca_mmap_set_permissions(
+                  m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+                         DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC |
+                         DOCA_ACCESS_FLAG_PCI_READ_WRITE | DOCA_ACCESS_FLAG_PCI_RELAXED_ORDERING),
               DOCA_SUCCESS);
     EXPECT_EQ(m->permissions(), 0x6fu);
     EXPECT_EQ(doca_mmap_destroy(m), DOCA_SUCCESS);
@@ -292,7 +295,8 @@ TEST_F(MmapTest, ExportAndUnemulatedMemory)
     size_t desc_len = 0;
     EXPECT_EQ(doca_mmap_export_pci(m, dev_, &desc, &desc_len), DOCA_ERROR_BAD_STATE);
     ASSERT_EQ(doca_mmap_start(m), DOCA_SUCCESS);
-    EXPECT_EQ(doca_mmap_export_pci(m, dev_, &desc, &desc_len), DOCA_ERROR_NOT_PERMITTED); // no PCI permission
+    EXPECT_EQ(doca_mmap_export_pci(m, dev_, &desc, &desc_len),
+              DOCA_ERROR_NOT_PERMITTED); // no PCI permission
     EXPECT_EQ(doca_mmap_destroy(m), DOCA_SUCCESS);
 
     m = started_mmap();
@@ -312,18 +316,24 @@ TEST_F(MmapTest, ExportAndUnemulatedMemory)
 
     char blob[16] = {};
     doca_mmap *imported = nullptr;
-    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, sizeof blob, dev_, &imported), DOCA_ERROR_NOT_SUPPORTED);
-    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, 0, dev_, &imported), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_mmap_create_from_export(nullptr, nullptr, 4, dev_, &imported), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, 4, nullptr, &imported), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, 4, dev_, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, sizeof blob, dev_, &imported),
+              DOCA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, 0, dev_, &imported),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_mmap_create_from_export(nullptr, nullptr, 4, dev_, &imported),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, 4, nullptr, &imported),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_mmap_create_from_export(nullptr, blob, 4, dev_, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(imported, nullptr);
 
     uint8_t cap = 9;
     EXPECT_EQ(doca_mmap_cap_is_export_pci_supported(doca_dev_as_devinfo(dev_), &cap), DOCA_SUCCESS);
     EXPECT_EQ(cap, 0);
     cap = 9;
-    EXPECT_EQ(doca_mmap_cap_is_create_from_export_pci_supported(doca_dev_as_devinfo(dev_), &cap), DOCA_SUCCESS);
+    EXPECT_EQ(doca_mmap_cap_is_create_from_export_pci_supported(doca_dev_as_devinfo(dev_), &cap),
+              DOCA_SUCCESS);
     EXPECT_EQ(cap, 0);
     EXPECT_EQ(doca_mmap_cap_is_export_pci_supported(nullptr, &cap), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_mmap_cap_is_create_from_export_pci_supported(doca_dev_as_devinfo(dev_), nullptr),
@@ -386,7 +396,8 @@ TEST_F(MmapTest, InventoryLifecycle)
 
     doca_mmap *m = started_mmap();
     doca_buf *b = nullptr;
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, mem(), 64, &b), DOCA_ERROR_BAD_STATE); // not started
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, mem(), 64, &b),
+              DOCA_ERROR_BAD_STATE); // not started
     ASSERT_EQ(doca_buf_inventory_start(inv), DOCA_SUCCESS);
     EXPECT_EQ(doca_buf_inventory_start(inv), DOCA_ERROR_BAD_STATE);
     EXPECT_EQ(doca_buf_inventory_set_user_data(inv, ud), DOCA_ERROR_BAD_STATE); // after first start
@@ -409,7 +420,7 @@ TEST_F(MmapTest, InventoryLifecycle)
     ASSERT_EQ(doca_buf_dec_refcount(b, nullptr), DOCA_SUCCESS);
     EXPECT_EQ(num_free(inv), 7u);
     ASSERT_EQ(doca_buf_inventory_stop(inv), DOCA_SUCCESS);
-    ASSERT_EQ(doca_buf_inventory_start(inv), DOCA_SUCCESS); // restartable
+    ASSERT_EQ(doca_buf_inventory_start(inv), DOCA_SUCCESS);   // restartable
     EXPECT_EQ(doca_buf_inventory_destroy(inv), DOCA_SUCCESS); // implicitly stops
     EXPECT_EQ(doca_mmap_destroy(m), DOCA_SUCCESS);
 
@@ -428,21 +439,32 @@ TEST_F(MmapTest, GetBufChecksRanges)
     ASSERT_EQ(doca_mmap_set_memrange(m, mem() + 1024, 4096), DOCA_SUCCESS);
     doca_buf_inventory *inv = started_inventory(2);
     doca_buf *b = nullptr;
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, mem() + 1024, 64, &b), DOCA_ERROR_BAD_STATE); // mmap idle
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, mem() + 1024, 64, &b),
+              DOCA_ERROR_BAD_STATE); // mmap idle
     ASSERT_EQ(doca_mmap_start(m), DOCA_SUCCESS);
 
     uint8_t *base = mem() + 1024;
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, base - 1, 64, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, base + 4000, 97, &b), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, base - 1, 64, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, base + 4000, 97, &b),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, base, 4097, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base, 64, base + 32, 33, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base + 8, 64, base, 4, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, nullptr, 64, base, 4, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base, 64, nullptr, 0, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base, 64, base, 0, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(nullptr, m, base, 64, base, 0, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, nullptr, base, 64, base, 0, &b), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, reinterpret_cast<doca_mmap *>(inv), base, 64, base, 0, &b),
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base, 64, base + 32, 33, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base + 8, 64, base, 4, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, nullptr, 64, base, 4, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base, 64, nullptr, 0, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base, 64, base, 0, nullptr),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(nullptr, m, base, 64, base, 0, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, nullptr, base, 64, base, 0, &b),
+              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_get_by_args(inv, reinterpret_cast<doca_mmap *>(inv), base, 64,
+                                                 base, 0, &b),
               DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(b, nullptr);
     EXPECT_EQ(num_free(inv), 2u);
@@ -450,7 +472,8 @@ TEST_F(MmapTest, GetBufChecksRanges)
     // The whole range, and a window at its very end.
     doca_buf *whole = nullptr, *tail = nullptr, *extra = nullptr;
     ASSERT_EQ(doca_buf_inventory_buf_get_by_data(inv, m, base, 4096, &whole), DOCA_SUCCESS);
-    ASSERT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base + 4000, 96, base + 4096, 0, &tail), DOCA_SUCCESS);
+    ASSERT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, base + 4000, 96, base + 4096, 0, &tail),
+              DOCA_SUCCESS);
     EXPECT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, base, 8, &extra), DOCA_ERROR_NO_MEMORY);
     EXPECT_EQ(num_bufs(m), 2u);
     EXPECT_EQ(doca_mmap_stop(m), DOCA_ERROR_NOT_PERMITTED);
@@ -677,7 +700,8 @@ TEST_F(MmapTest, Dup)
     doca_buf_inventory *inv = started_inventory(3);
     doca_buf_inventory *other = started_inventory(4);
     doca_buf *a = nullptr, *b = nullptr;
-    ASSERT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, mem(), 64, mem() + 8, 16, &a), DOCA_SUCCESS);
+    ASSERT_EQ(doca_buf_inventory_buf_get_by_args(inv, m, mem(), 64, mem() + 8, 16, &a),
+              DOCA_SUCCESS);
     ASSERT_EQ(doca_buf_inventory_buf_get_by_data(inv, m, mem() + 64, 32, &b), DOCA_SUCCESS);
     ASSERT_EQ(doca_buf_chain_list(a, b), DOCA_SUCCESS);
 
@@ -702,11 +726,13 @@ TEST_F(MmapTest, Dup)
 
     ASSERT_EQ(doca_buf_dec_refcount(a, nullptr), DOCA_SUCCESS);
     doca_buf *again = nullptr;
-    EXPECT_EQ(doca_buf_inventory_buf_dup(other, a, &again), DOCA_ERROR_BAD_STATE); // released source
+    EXPECT_EQ(doca_buf_inventory_buf_dup(other, a, &again),
+              DOCA_ERROR_BAD_STATE); // released source
     ASSERT_EQ(doca_buf_dec_refcount(copy, nullptr), DOCA_SUCCESS);
     EXPECT_EQ(num_free(other), 4u);
     ASSERT_EQ(doca_buf_inventory_stop(other), DOCA_SUCCESS);
-    EXPECT_EQ(doca_buf_inventory_buf_dup(other, a, &again), DOCA_ERROR_BAD_STATE); // stopped inventory
+    EXPECT_EQ(doca_buf_inventory_buf_dup(other, a, &again),
+              DOCA_ERROR_BAD_STATE); // stopped inventory
     EXPECT_EQ(doca_buf_inventory_destroy(other), DOCA_SUCCESS);
     EXPECT_EQ(doca_buf_inventory_destroy(inv), DOCA_SUCCESS);
     EXPECT_EQ(doca_mmap_destroy(m), DOCA_SUCCESS);
@@ -726,7 +752,8 @@ TEST_F(MmapTest, SampleDataPathFlow)
     ASSERT_EQ(doca_mmap_set_memrange(m, big.data(), big.size()), DOCA_SUCCESS);
     ASSERT_EQ(doca_mmap_start(m), DOCA_SUCCESS);
     doca_buf *buf = nullptr;
-    ASSERT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, big.data(), big.size(), &buf), DOCA_SUCCESS);
+    ASSERT_EQ(doca_buf_inventory_buf_get_by_addr(inv, m, big.data(), big.size(), &buf),
+              DOCA_SUCCESS);
     size_t len = 1;
     ASSERT_EQ(doca_buf_get_data_len(buf, &len), DOCA_SUCCESS);
     EXPECT_EQ(len, 0u);

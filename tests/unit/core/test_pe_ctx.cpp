@@ -143,7 +143,9 @@ TEST_F(PeCtx, SynchronousStartAndAsynchronousStop)
     EXPECT_EQ(ctx.require_idle("test"), DOCA_ERROR_BAD_STATE);
 
     // A task in flight: the stop has something to wait for.
-    ctx.on_complete = [&](test_task *t) { ctx.free_task(t); };
+    ctx.on_complete = [&](test_task *t) {
+        ctx.free_task(t);
+    };
     ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
     ASSERT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS);
     EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_STOPPING);
@@ -212,7 +214,9 @@ TEST(PeCtxDestroy, IdleCallbackMayDestroyTheContextInsideProgress)
     b.pool.configure(&b, 1, &test_ctx::invoke);
     ASSERT_EQ(a->start(), DOCA_SUCCESS);
     ASSERT_EQ(b.start(), DOCA_SUCCESS);
-    a->on_complete = [&](test_task *t) { a->free_task(t); };
+    a->on_complete = [&](test_task *t) {
+        a->free_task(t);
+    };
     ASSERT_EQ(a->submit(a->pool.alloc()), DOCA_SUCCESS);
     bool destroyed = false;
     destroy_on_idle = [&](doca_ctx *ctx) {
@@ -298,7 +302,9 @@ TEST_F(PeCtx, StopReachesIdleOnceTasksAreFlushedWhetherFreedOrNot)
     ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
     ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
     std::vector<test_task *> kept;
-    ctx.on_complete = [&](test_task *t) { kept.push_back(t); }; // not freed yet
+    ctx.on_complete = [&](test_task *t) {
+        kept.push_back(t);
+    }; // not freed yet
     test_task *t = ctx.pool.alloc();
     ASSERT_EQ(ctx.submit(t), DOCA_SUCCESS);
     ASSERT_EQ(ctx.stop(), DOCA_ERROR_IN_PROGRESS);
@@ -315,7 +321,9 @@ TEST_F(PeCtx, TaskFreedInFlightReturnsToItsPoolWithoutACallback)
 {
     ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
     ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
-    ctx.on_complete = [&](test_task *t) { ctx.free_task(t); };
+    ctx.on_complete = [&](test_task *t) {
+        ctx.free_task(t);
+    };
     test_task *a = ctx.pool.alloc();
     test_task *b = ctx.pool.alloc();
     a->payload = 1;
@@ -329,7 +337,7 @@ TEST_F(PeCtx, TaskFreedInFlightReturnsToItsPoolWithoutACallback)
     drain();
     EXPECT_EQ(ctx.state(), DOCA_CTX_STATE_IDLE);
     EXPECT_EQ((std::vector<int>{2}), ctx.completed); // a: no callback, b: flushed once
-    EXPECT_EQ(ctx.pool.in_use(), 1u);                 // the one alloc() above
+    EXPECT_EQ(ctx.pool.in_use(), 1u);                // the one alloc() above
     EXPECT_EQ(a->state_, softcomch::core::task_state::free);
     EXPECT_FALSE(a->abandoned_);
 }
@@ -390,7 +398,9 @@ TEST_F(PeCtx, NotificationHandleIsReadableWhenWorkIsPending)
     EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
 
     // Work pending when arming: readable at once (no lost wake-up).
-    ctx.on_complete = [&](test_task *t) { ctx.free_task(t); };
+    ctx.on_complete = [&](test_task *t) {
+        ctx.free_task(t);
+    };
     ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
     ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
     EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 1);

@@ -43,10 +43,13 @@ std::string parse_error(const std::string &text)
 }
 
 // A minimal valid BlueField with `extra` members spliced in, and `host` / `dpu` replaced when given.
-std::string one_bf(const std::string &extra = "", const std::string &host = R"([{"pci": "b1:00.0"}])",
-                   const std::string &dpu = R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"}]}])")
+std::string one_bf(const std::string &extra = "",
+                   const std::string &host = R"([{"pci": "b1:00.0"}])",
+                   const std::string &dpu =
+                       R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"}]}])")
 {
-    return R"({"bluefields": [{"id": "bf0", )" + extra + R"("host": )" + host + R"(, "dpu": )" + dpu + "}]}";
+    return R"({"bluefields": [{"id": "bf0", )" + extra + R"("host": )" + host + R"(, "dpu": )" +
+           dpu + "}]}";
 }
 
 // The fenced JSON block after "<!-- topology-example -->" in docs/topology.md.
@@ -310,14 +313,16 @@ TEST(TopologyFile, DocumentationExample)
 
 TEST(TopologyFile, MinimalAndCaseInsensitivePci)
 {
-    auto t = parse_ok(one_bf("", R"([{"pci": "0000:B1:00.0"}])",
-                             R"([{"pci": "0000:03:00.0", "representors": [{"host_function": "b1:00.0"}]}])"));
+    auto t = parse_ok(
+        one_bf("", R"([{"pci": "0000:B1:00.0"}])",
+               R"([{"pci": "0000:03:00.0", "representors": [{"host_function": "b1:00.0"}]}])"));
     ASSERT_NE(t, nullptr);
     EXPECT_NE(dev(*t, side::host, "b1:00.0"), nullptr);
     EXPECT_EQ(t->bluefields()[0]->model_, "BlueField-3");
     EXPECT_EQ(t->bluefields()[0]->serial_, "MT2334SC0000");
     // A DPU device without representors is valid; so is an empty representor list.
-    EXPECT_NE(parse_ok(one_bf("", R"([{"pci": "b1:00.0"}])", R"([{"pci": "03:00.0", "representors": []}])")),
+    EXPECT_NE(parse_ok(one_bf("", R"([{"pci": "b1:00.0"}])",
+                              R"([{"pci": "03:00.0", "representors": []}])")),
               nullptr);
 }
 
@@ -332,7 +337,9 @@ TEST(TopologyFile, FromFile)
 
     t = topology::from_file("/nonexistent/softcomch/topo.json", &err);
     EXPECT_EQ(t, nullptr);
-    EXPECT_EQ(err, "/nonexistent/softcomch/topo.json: cannot open topology file: No such file or directory");
+    EXPECT_EQ(
+        err,
+        "/nonexistent/softcomch/topo.json: cannot open topology file: No such file or directory");
 
     path = write_temp("{\n  \"bluefields\": [\n    {\"id\": \"bf0\" \"x\": 1}\n  ]\n}\n");
     t = topology::from_file(path, &err);
@@ -353,18 +360,23 @@ TEST(TopologyFile, SyntaxErrorsHaveLineAndColumn)
 
 TEST(TopologyFile, UnknownMembers)
 {
-    EXPECT_EQ(parse_error(R"({"bluefields": [], "extra": 1})"),
-              "t.json: $.extra: unknown member \"extra\" (allowed here: version, privilege, bluefields)");
+    EXPECT_EQ(
+        parse_error(R"({"bluefields": [], "extra": 1})"),
+        "t.json: $.extra: unknown member \"extra\" (allowed here: version, privilege, bluefields)");
     EXPECT_EQ(parse_error(one_bf(R"("modle": "dpu", )")),
-              "t.json: $.bluefields[0].modle: unknown member \"modle\" (allowed here: id, model, mode, serial, "
+              "t.json: $.bluefields[0].modle: unknown member \"modle\" (allowed here: id, model, "
+              "mode, serial, "
               "comch_caps, privilege, host, dpu)");
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "representors": []}])"))
                   .find("$.bluefields[0].host[0].representors: unknown member"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
-                                 R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0", "x": 1}]}])"))
-                  .find("$.bluefields[0].dpu[0].representors[0].x: unknown member"),
-              std::string::npos);
+    EXPECT_NE(
+        parse_error(
+            one_bf(
+                "", R"([{"pci": "b1:00.0"}])",
+                R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0", "x": 1}]}])"))
+            .find("$.bluefields[0].dpu[0].representors[0].x: unknown member"),
+        std::string::npos);
     EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"max_msg_sz": 10}, )"))
                   .find("$.bluefields[0].comch_caps.max_msg_sz: unknown capability \"max_msg_sz\""),
               std::string::npos);
@@ -375,9 +387,10 @@ TEST(TopologyFile, UnknownMembers)
 
 TEST(TopologyFile, DuplicatePciAddresses)
 {
-    EXPECT_EQ(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "0000:B1:00.0", "pf": 1}])")),
-              "t.json: $.bluefields[0].host[1].pci: duplicate PCI address 0000:b1:00.0 (also used by "
-              "$.bluefields[0].host[0].pci)");
+    EXPECT_EQ(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "0000:B1:00.0", "pf": 1}])")),
+        "t.json: $.bluefields[0].host[1].pci: duplicate PCI address 0000:b1:00.0 (also used by "
+        "$.bluefields[0].host[0].pci)");
     // Across sides and across BlueFields too.
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "03:00.0"}])", R"([{"pci": "03:00.0"}])"))
                   .find("$.bluefields[0].dpu[0].pci: duplicate PCI address 0000:03:00.0"),
@@ -385,52 +398,65 @@ TEST(TopologyFile, DuplicatePciAddresses)
     std::string two = R"({"bluefields": [
         {"id": "a", "host": [{"pci": "b1:00.0"}], "dpu": [{"pci": "03:00.0"}]},
         {"id": "b", "host": [{"pci": "ca:00.0"}], "dpu": [{"pci": "03:00.0"}]}]})";
-    EXPECT_NE(parse_error(two).find("$.bluefields[1].dpu[0].pci: duplicate PCI address 0000:03:00.0 (also used by "
-                                    "$.bluefields[0].dpu[0].pci)"),
+    EXPECT_NE(parse_error(two).find(
+                  "$.bluefields[1].dpu[0].pci: duplicate PCI address 0000:03:00.0 (also used by "
+                  "$.bluefields[0].dpu[0].pci)"),
               std::string::npos);
 }
 
 TEST(TopologyFile, RepresentorTargets)
 {
-    EXPECT_EQ(parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
-                                 R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.7"}]}])")),
-              "t.json: $.bluefields[0].dpu[0].representors[0].host_function: no host function 0000:b1:00.7 in "
+    EXPECT_EQ(parse_error(one_bf(
+                  "", R"([{"pci": "b1:00.0"}])",
+                  R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.7"}]}])")),
+              "t.json: $.bluefields[0].dpu[0].representors[0].host_function: no host function "
+              "0000:b1:00.7 in "
               "BlueField bf0 (a representor must point to a function listed under \"host\")");
     std::string cross = R"({"bluefields": [
         {"id": "a", "host": [{"pci": "b1:00.0"}], "dpu": [{"pci": "03:00.0"}]},
         {"id": "b", "host": [{"pci": "ca:00.0"}],
          "dpu": [{"pci": "04:00.0", "representors": [{"host_function": "b1:00.0"}]}]}]})";
-    EXPECT_NE(parse_error(cross).find("host function 0000:b1:00.0 belongs to BlueField a; a representor can only "
-                                      "stand for a host function of its own BlueField (b)"),
+    EXPECT_NE(parse_error(cross).find(
+                  "host function 0000:b1:00.0 belongs to BlueField a; a representor can only "
+                  "stand for a host function of its own BlueField (b)"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
-                                 R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"},
+    EXPECT_NE(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
+                           R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"},
                                                                          {"host_function": "b1:00.0"}]}])"))
-                  .find("representors[1].host_function: duplicate representor of host function 0000:b1:00.0"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
-                                 R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0", "sf": 3}]}])"))
-                  .find("no host function SF 3 at 0000:b1:00.0"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
-                                 R"([{"pci": "03:00.0"}, {"type": "sf", "pf": 0, "sf": 1,
+            .find("representors[1].host_function: duplicate representor of host function "
+                  "0000:b1:00.0"),
+        std::string::npos);
+    EXPECT_NE(
+        parse_error(
+            one_bf(
+                "", R"([{"pci": "b1:00.0"}])",
+                R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0", "sf": 3}]}])"))
+            .find("no host function SF 3 at 0000:b1:00.0"),
+        std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0"}])",
+                           R"([{"pci": "03:00.0"}, {"type": "sf", "pf": 0, "sf": 1,
                                       "representors": []}])"))
-                  .find("$.bluefields[0].dpu[1].representors: only a DPU-side PF manages representors"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.1"}])",
-                                 R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"},
+            .find("$.bluefields[0].dpu[1].representors: only a DPU-side PF manages representors"),
+        std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.1"}])",
+                           R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"},
                                       {"host_function": "b1:00.1", "name": "pf0hpf"}]}])"))
-                  .find("duplicate representor name pf0hpf"),
-              std::string::npos);
+            .find("duplicate representor name pf0hpf"),
+        std::string::npos);
 }
 
 TEST(TopologyFile, FunctionErrors)
 {
     EXPECT_EQ(parse_error(one_bf("", R"([{"pci": "b1:0.0"}])")),
-              "t.json: $.bluefields[0].host[0].pci: malformed PCI address \"b1:0.0\" (expected \"BB:DD.F\" or "
+              "t.json: $.bluefields[0].host[0].pci: malformed PCI address \"b1:0.0\" (expected "
+              "\"BB:DD.F\" or "
               "\"DDDD:BB:DD.F\", hexadecimal)");
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0\u0000x"}])")).find("malformed PCI address"),
-              std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0\u0000x"}])")).find("malformed PCI address"),
+        std::string::npos);
     EXPECT_EQ(parse_error(one_bf("", R"([{"pci": 7}])")),
               "t.json: $.bluefields[0].host[0].pci: expected a string, found integer");
     EXPECT_EQ(parse_error(one_bf("", R"([{"type": "pf"}])")),
@@ -438,18 +464,25 @@ TEST(TopologyFile, FunctionErrors)
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "type": "vf", "vf": 0}])"))
                   .find("host[0]: a vf needs a \"pf\" member"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.2", "type": "vf", "pf": 1, "vf": 0}])"))
-                  .find("host[1].pf: no PF with index 1 on the host side of BlueField bf0"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.2", "type": "vf", "pf": 0}])"))
+    EXPECT_NE(
+        parse_error(
+            one_bf("",
+                   R"([{"pci": "b1:00.0"}, {"pci": "b1:00.2", "type": "vf", "pf": 1, "vf": 0}])"))
+            .find("host[1].pf: no PF with index 1 on the host side of BlueField bf0"),
+        std::string::npos);
+    EXPECT_NE(parse_error(
+                  one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.2", "type": "vf", "pf": 0}])"))
                   .find("a vf needs a \"vf\" member"),
               std::string::npos);
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "vf": 0}])"))
                   .find("\"vf\" is only meaningful for type \"vf\""),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.1", "type": "sf", "pf": 0, "sf": 1}])"))
-                  .find("an SF has the PCI address of its parent PF (0000:b1:00.0), not 0000:b1:00.1"),
-              std::string::npos);
+    EXPECT_NE(
+        parse_error(
+            one_bf("",
+                   R"([{"pci": "b1:00.0"}, {"pci": "b1:00.1", "type": "sf", "pf": 0, "sf": 1}])"))
+            .find("an SF has the PCI address of its parent PF (0000:b1:00.0), not 0000:b1:00.1"),
+        std::string::npos);
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"pci": "b1:00.1", "pf": 0}])"))
                   .find("host[1].pf: duplicate PF index 0 on the host side"),
               std::string::npos);
@@ -457,26 +490,34 @@ TEST(TopologyFile, FunctionErrors)
                                         {"type": "sf", "pf": 0, "sf": 1}])"))
                   .find("host[2].sf: duplicate SF 1 of PF 0"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}, {"type": "sf", "pf": 0, "sf": 1, "sf_index": 4},
+    EXPECT_NE(
+        parse_error(
+            one_bf("", R"([{"pci": "b1:00.0"}, {"type": "sf", "pf": 0, "sf": 1, "sf_index": 4},
                                         {"type": "sf", "pf": 0, "sf": 2, "sf_index": 4}])"))
-                  .find("duplicate SF index 4"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "type": "vf", "pf": 0, "vf": 0}])", R"([{"pci":
+            .find("duplicate SF index 4"),
+        std::string::npos);
+    EXPECT_NE(parse_error(
+                  one_bf("", R"([{"pci": "b1:00.0", "type": "vf", "pf": 0, "vf": 0}])", R"([{"pci":
                                         "03:00.0", "type": "vf", "pf": 0, "vf": 0}])"))
                   .find("no PF with index 0"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0"}])", R"([{"pci": "03:00.0", "type": "vf"}])"))
-                  .find("unknown function type \"vf\" (expected \"pf\" or \"sf\" on the DPU side)"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "ibdev": "mlx5_1"}, {"pci": "b1:00.1"}])"))
-                  .find("host[1].ibdev: duplicate ibdev name mlx5_1 (also used by $.bluefields[0].host[0].ibdev)"),
-              std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0"}])", R"([{"pci": "03:00.0", "type": "vf"}])"))
+            .find("unknown function type \"vf\" (expected \"pf\" or \"sf\" on the DPU side)"),
+        std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf("", R"([{"pci": "b1:00.0", "ibdev": "mlx5_1"}, {"pci": "b1:00.1"}])"))
+            .find("host[1].ibdev: duplicate ibdev name mlx5_1 (also used by "
+                  "$.bluefields[0].host[0].ibdev)"),
+        std::string::npos);
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "iface": "a-very-long-interface"}])"))
                   .find("interface name must be 1 to 15 characters long"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "iface": "eth 0"}])")).find("invalid character"),
+    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "iface": "eth 0"}])"))
+                  .find("invalid character"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "mac": "01:00:00:00:00:01"}])")).find("multicast"),
+    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "mac": "01:00:00:00:00:01"}])"))
+                  .find("multicast"),
               std::string::npos);
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "mac": "02:00:00:00:00"}])"))
                   .find("malformed MAC address"),
@@ -484,9 +525,11 @@ TEST(TopologyFile, FunctionErrors)
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "ipv4": "10.0.0.256"}])"))
                   .find("malformed IPv4 address"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "pf": 256}])")).find("value 256 out of range [0, 255]"),
+    EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "pf": 256}])"))
+                  .find("value 256 out of range [0, 255]"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf("", R"([])")).find("$.bluefields[0].host: expected at least 1 element(s)"),
+    EXPECT_NE(parse_error(one_bf("", R"([])"))
+                  .find("$.bluefields[0].host: expected at least 1 element(s)"),
               std::string::npos);
 }
 
@@ -494,11 +537,14 @@ TEST(TopologyFile, BlueFieldErrors)
 {
     EXPECT_EQ(parse_error(R"({"version": 2, "bluefields": []})"),
               "t.json: $.version: unsupported version 2 (this SoftComch reads version 1)");
-    EXPECT_EQ(parse_error(R"({"bluefields": []})"), "t.json: $.bluefields: expected at least 1 element(s)");
-    EXPECT_EQ(parse_error(R"({"version": 1})"), "t.json: $: missing required member \"bluefields\"");
+    EXPECT_EQ(parse_error(R"({"bluefields": []})"),
+              "t.json: $.bluefields: expected at least 1 element(s)");
+    EXPECT_EQ(parse_error(R"({"version": 1})"),
+              "t.json: $: missing required member \"bluefields\"");
     EXPECT_EQ(parse_error("[]"), "t.json: $: expected an object, found array");
     EXPECT_NE(parse_error(one_bf(R"("model": "BlueField-9", )"))
-                  .find("$.bluefields[0].model: unknown device model \"BlueField-9\" (known: \"BlueField-2\", "
+                  .find("$.bluefields[0].model: unknown device model \"BlueField-9\" (known: "
+                        "\"BlueField-2\", "
                         "\"BlueField-3\")"),
               std::string::npos);
     EXPECT_NE(parse_error(one_bf(R"("mode": "zero-trust", )"))
@@ -507,34 +553,43 @@ TEST(TopologyFile, BlueFieldErrors)
     std::string dup = R"({"bluefields": [
         {"id": "a", "host": [{"pci": "b1:00.0"}], "dpu": [{"pci": "03:00.0"}]},
         {"id": "a", "host": [{"pci": "ca:00.0"}], "dpu": [{"pci": "04:00.0"}]}]})";
-    EXPECT_NE(parse_error(dup).find("$.bluefields[1].id: duplicate BlueField id \"a\""), std::string::npos);
-    EXPECT_NE(parse_error(R"({"bluefields": [{"id": "bf 0", "host": [], "dpu": []}]})").find("invalid character"),
+    EXPECT_NE(parse_error(dup).find("$.bluefields[1].id: duplicate BlueField id \"a\""),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"max_msg_size": 0}, )")).find("value 0 out of range"),
+    EXPECT_NE(parse_error(R"({"bluefields": [{"id": "bf 0", "host": [], "dpu": []}]})")
+                  .find("invalid character"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"max_msg_size": 4294967296}, )")).find("out of range"),
+    EXPECT_NE(
+        parse_error(one_bf(R"("comch_caps": {"max_msg_size": 0}, )")).find("value 0 out of range"),
+        std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf(R"("comch_caps": {"max_msg_size": 4294967296}, )")).find("out of range"),
+        std::string::npos);
+    EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"max_msg_size": 1.5}, )"))
+                  .find("expected an integer, found number"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"max_msg_size": 1.5}, )")).find("expected an integer, found number"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"default_recv_queue_size": 64, "max_recv_queue_size": 32}, )"))
-                  .find("default_recv_queue_size (64) is larger than max_recv_queue_size (32)"),
-              std::string::npos);
-    EXPECT_NE(parse_error(one_bf(R"("comch_caps": {"max_name_len": 1}, )")).find("must be at least 2"),
-              std::string::npos);
+    EXPECT_NE(
+        parse_error(
+            one_bf(R"("comch_caps": {"default_recv_queue_size": 64, "max_recv_queue_size": 32}, )"))
+            .find("default_recv_queue_size (64) is larger than max_recv_queue_size (32)"),
+        std::string::npos);
+    EXPECT_NE(
+        parse_error(one_bf(R"("comch_caps": {"max_name_len": 1}, )")).find("must be at least 2"),
+        std::string::npos);
     EXPECT_NE(parse_error(one_bf(R"("privilege": {"representors": "group"}, )"))
                   .find("rule \"group\" needs a \"group\" member"),
               std::string::npos);
     EXPECT_NE(parse_error(one_bf(R"("privilege": {"representors": "root", "group": "x"}, )"))
                   .find("\"group\" is only meaningful with"),
               std::string::npos);
-    EXPECT_NE(parse_error(one_bf(R"("privilege": {"representors": "admins"}, )")).find("unknown rule \"admins\""),
+    EXPECT_NE(parse_error(one_bf(R"("privilege": {"representors": "admins"}, )"))
+                  .find("unknown rule \"admins\""),
               std::string::npos);
 }
 
 TEST(TopologyFile, CapsOverride)
 {
-    auto t = parse_ok(
-        one_bf(R"("comch_caps": {"max_msg_size": 256, "max_clients": 1, "producer_max_buf_size": 4096}, )"));
+    auto t = parse_ok(one_bf(
+        R"("comch_caps": {"max_msg_size": 256, "max_clients": 1, "producer_max_buf_size": 4096}, )"));
     ASSERT_NE(t, nullptr);
     const comch_caps &c = t->devices()[0]->comch();
     EXPECT_EQ(c.max_msg_size, 256u);
@@ -588,8 +643,8 @@ TEST(Machine, SideFilter)
     const machine_view &m = machine();
     EXPECT_EQ(m.status, DOCA_ERROR_INITIALIZATION);
     EXPECT_EQ(m.topo, nullptr);
-    EXPECT_EQ(m.error,
-              "SOFTCOMCH_SIDE=\"arm\" is invalid: use \"host\" or \"dpu\", or leave it unset to see both sides");
+    EXPECT_EQ(m.error, "SOFTCOMCH_SIDE=\"arm\" is invalid: use \"host\" or \"dpu\", or leave it "
+                       "unset to see both sides");
     EXPECT_TRUE(m.visible_devices().empty());
 }
 
@@ -605,15 +660,17 @@ TEST(Machine, TopologyFromEnvironment)
     EXPECT_EQ(machine().visible_devices().size(), 10u);
     std::remove(path.c_str());
 
-    path = write_temp(one_bf("", R"([{"pci": "b1:00.0"}])",
-                             R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.7"}]}])"));
+    path = write_temp(
+        one_bf("", R"([{"pci": "b1:00.0"}])",
+               R"([{"pci": "03:00.0", "representors": [{"host_function": "b1:00.7"}]}])"));
     ::setenv("SOFTCOMCH_TOPOLOGY", path.c_str(), 1);
     reset_machine_for_testing();
     EXPECT_EQ(machine().status, DOCA_ERROR_INITIALIZATION);
-    EXPECT_EQ(machine().error, "invalid topology (SOFTCOMCH_TOPOLOGY): " + path +
-                                   ": $.bluefields[0].dpu[0].representors[0].host_function: no host function "
-                                   "0000:b1:00.7 in BlueField bf0 (a representor must point to a function listed "
-                                   "under \"host\")");
+    EXPECT_EQ(machine().error,
+              "invalid topology (SOFTCOMCH_TOPOLOGY): " + path +
+                  ": $.bluefields[0].dpu[0].representors[0].host_function: no host function "
+                  "0000:b1:00.7 in BlueField bf0 (a representor must point to a function listed "
+                  "under \"host\")");
     std::remove(path.c_str());
 }
 
@@ -634,9 +691,11 @@ TEST(PciAddress, Canonical)
     EXPECT_EQ(out, "abcd:ef:0a.1");
 
     out = "unchanged";
-    for (const char *bad : {"", "b1:00", "b1:00.", "b1:00.8", "b1:20.0", "b1:0.0", "b1-00.0", "b1:00:0", "0b1:00.0",
-                            "000:b1:00.0", "00000:b1:00.0", "0000.b1:00.0", "g1:00.0", " b1:00.0", "b1:00.0 ",
-                            "b1:00.0\n", "0000:b1:00.0.0", "pci/b1:00.0", "b1:00.a", "0x:00.0"}) {
+    for (const char *bad :
+         {"",        "b1:00",    "b1:00.",   "b1:00.8",     "b1:20.0",        "b1:0.0",
+          "b1-00.0", "b1:00:0",  "0b1:00.0", "000:b1:00.0", "00000:b1:00.0",  "0000.b1:00.0",
+          "g1:00.0", " b1:00.0", "b1:00.0 ", "b1:00.0\n",   "0000:b1:00.0.0", "pci/b1:00.0",
+          "b1:00.a", "0x:00.0"}) {
         EXPECT_FALSE(canonical_pci_addr(bad, out)) << "accepted \"" << bad << "\"";
     }
     EXPECT_FALSE(canonical_pci_addr(nullptr, out));

@@ -156,7 +156,9 @@ TEST_F(unit_transport_fabric, refuses_foreign_or_symlinked_directories)
     ASSERT_EQ(symlink((xdg_ + "/elsewhere").c_str(), (xdg_ + "/softcomch/sym").c_str()), 0);
     EXPECT_THROW(fabric_dir("sym"), std::system_error);
     // A file in place of it.
-    { unique_fd f(open((xdg_ + "/softcomch/file").c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600)); }
+    {
+        unique_fd f(open((xdg_ + "/softcomch/file").c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+    }
     EXPECT_THROW(fabric_dir("file"), std::system_error);
     // Owned by another uid (needs the privilege to chown).
     const std::string foreign = xdg_ + "/softcomch/foreign";

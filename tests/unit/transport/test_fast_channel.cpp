@@ -52,8 +52,7 @@ struct aligned_mem {
 
 // A channel in private memory with both ends bound.
 struct test_channel {
-    explicit test_channel(uint32_t tasks, uint32_t imm = 0)
-        : mem(fast_channel::size_for(tasks))
+    explicit test_channel(uint32_t tasks, uint32_t imm = 0) : mem(fast_channel::size_for(tasks))
     {
         fast_channel_params p;
         p.num_tasks = tasks;
@@ -463,12 +462,10 @@ TEST(unit_transport_fast_channel, header_validation_rejects_corruption)
     const uint64_t n = t.mem.size;
     ASSERT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_SUCCESS);
     // Wrong lengths, null, misalignment.
-    EXPECT_EQ(fast_channel::validate_header(img, n - 4096 + 64, nullptr),
-              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(fast_channel::validate_header(img, n - 4096 + 64, nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(fast_channel::validate_header(img, n + 4096, nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(fast_channel::validate_header(nullptr, n, nullptr), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(fast_channel::validate_header(img + 64, n - 64, nullptr),
-              DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(fast_channel::validate_header(img + 64, n - 64, nullptr), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(fast_channel::validate_header(img, 100, nullptr), DOCA_ERROR_INVALID_VALUE);
     // Version: 0 = not published yet, anything else = another layout.
     auto *ctrl = t.ctrl();
@@ -476,7 +473,8 @@ TEST(unit_transport_fast_channel, header_validation_rejects_corruption)
     EXPECT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_ERROR_AGAIN);
     for (uint32_t other : {1u, 3u}) { // 1: the layout before the `accepted` word
         ctrl->layout_version.store(other);
-        EXPECT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_ERROR_UNSUPPORTED_VERSION) << other;
+        EXPECT_EQ(fast_channel::validate_header(img, n, nullptr), DOCA_ERROR_UNSUPPORTED_VERSION)
+            << other;
     }
     ctrl->layout_version.store(k_fast_layout_version);
     // Every single bit flip in the immutable 128 bytes is caught, except in the version word
@@ -680,8 +678,8 @@ stress_result run_stress(bool armed, double seconds)
 
     std::thread consumer([&] {
         uint64_t next_seq[k_stress_producers + 1] = {};
-        const auto end = std::chrono::steady_clock::now() +
-                         std::chrono::microseconds(int64_t(seconds * 1e6));
+        const auto end =
+            std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(seconds * 1e6));
         sc_test::backoff wait;
         for (;;) {
             const fast_completion *v = t.cons.peek();
@@ -715,9 +713,8 @@ stress_result run_stress(bool armed, double seconds)
             std::memcpy(&imm, v->imm, 8);
             const bool ok = producer >= 1 && producer <= k_stress_producers &&
                             producer == v->producer_id && len == v->len && len >= 24 &&
-                            len <= k_stress_buf && seq == next_seq[producer] &&
-                            imm == seq + 1 && v->imm_len == 8 && v->status == 0 &&
-                            sum == fnv32(p + 24, len - 24);
+                            len <= k_stress_buf && seq == next_seq[producer] && imm == seq + 1 &&
+                            v->imm_len == 8 && v->status == 0 && sum == fnv32(p + 24, len - 24);
             if (!ok)
                 ++res.errors;
             else
@@ -725,8 +722,7 @@ stress_result run_stress(bool armed, double seconds)
             ++res.received;
             const uint32_t task = v->task;
             t.cons.release();
-            while (t.cons.post(task,
-                               reinterpret_cast<uint64_t>(&bufs[size_t(task) * k_stress_buf]),
+            while (t.cons.post(task, reinterpret_cast<uint64_t>(&bufs[size_t(task) * k_stress_buf]),
                                k_stress_buf) == DOCA_ERROR_AGAIN)
                 wait.pause(); // a claimer between CAS and hand-back
         }

@@ -57,10 +57,15 @@ struct test_ring {
         EXPECT_EQ(prod.attach(mem.ptr, mem.size), DOCA_SUCCESS);
         EXPECT_EQ(cons.attach(mem.ptr, mem.size), DOCA_SUCCESS);
     }
-    test_ring(uint32_t queue, uint32_t max_payload) : test_ring(ring_layout::params_for(queue, max_payload)) {}
+    test_ring(uint32_t queue, uint32_t max_payload)
+        : test_ring(ring_layout::params_for(queue, max_payload))
+    {}
     ring_ctrl *ctrl() { return reinterpret_cast<ring_ctrl *>(mem.ptr); }
     // Header at byte offset `off` of the data area.
-    record_header *header(uint32_t off) { return reinterpret_cast<record_header *>(mem.ptr + k_ring_ctrl_size + off); }
+    record_header *header(uint32_t off)
+    {
+        return reinterpret_cast<record_header *>(mem.ptr + k_ring_ctrl_size + off);
+    }
     ring_params params;
     aligned_mem mem;
     ring_producer prod;
@@ -110,7 +115,6 @@ bool check_msg(const record_view &v, uint64_t expect_seq)
            v.type == uint16_t(seq) && v.flags == uint16_t(seq >> 16);
 }
 
-
 } // namespace
 
 TEST(unit_transport_ring_layout, sizing_helpers)
@@ -129,11 +133,14 @@ TEST(unit_transport_ring_layout, sizing_helpers)
     // Small messages pack: 8192 records of 64 bytes.
     EXPECT_EQ(ring_layout::params_for(8192, 48), (ring_params{524288, 64, 8192}));
     // A large queue of large messages: the budget, whatever the queue size (sends then wait).
-    EXPECT_EQ(ring_layout::params_for(8192, 4080), (ring_params{k_ring_default_budget, 4096, 8192}));
-    EXPECT_EQ(ring_layout::params_for(1u << 24, 4080), (ring_params{k_ring_default_budget, 4096, 1u << 24}));
+    EXPECT_EQ(ring_layout::params_for(8192, 4080),
+              (ring_params{k_ring_default_budget, 4096, 8192}));
+    EXPECT_EQ(ring_layout::params_for(1u << 24, 4080),
+              (ring_params{k_ring_default_budget, 4096, 1u << 24}));
     // Never less than two maximal records.
     EXPECT_EQ(ring_layout::params_for(1, 4080), (ring_params{8192, 4096, 1}));
-    EXPECT_EQ(ring_layout::params_for(4, 1 << 20, 4096), (ring_params{4u << 20, (1u << 20) + 64, 4}));
+    EXPECT_EQ(ring_layout::params_for(4, 1 << 20, 4096),
+              (ring_params{4u << 20, (1u << 20) + 64, 4}));
     EXPECT_EQ(ring_layout::memsize(65536), uint64_t(k_ring_ctrl_size) + 65536);
     for (uint32_t q : {1u, 10u, 16u, 1000u, 8192u})
         for (uint32_t m : {0u, 1u, 64u, 4080u})
@@ -154,11 +161,13 @@ TEST(unit_transport_ring_layout, rejects_invalid_params)
     EXPECT_FALSE(ring_layout::valid({1024, 64, 0}));
     EXPECT_FALSE(ring_layout::valid({1024, 64, k_ring_max_limit + 1}));
     EXPECT_TRUE(ring_layout::valid({1024, 512, 1}));
-    EXPECT_TRUE(ring_layout::valid({1024, 64, k_ring_max_limit})); // more messages than lines is legal
+    EXPECT_TRUE(
+        ring_layout::valid({1024, 64, k_ring_max_limit})); // more messages than lines is legal
 
     aligned_mem mem(8192);
     EXPECT_EQ(ring_layout::init(mem.ptr, mem.size, {1024, 64, 0}), DOCA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(ring_layout::init(mem.ptr + 8, mem.size - 8, {1024, 64, 4}), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(ring_layout::init(mem.ptr + 8, mem.size - 8, {1024, 64, 4}),
+              DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(ring_layout::init(mem.ptr, 512 + 1023, {1024, 64, 4}), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(ring_layout::init(nullptr, 8192, {1024, 64, 4}), DOCA_ERROR_INVALID_VALUE);
 }
@@ -328,7 +337,8 @@ TEST(unit_transport_ring, full_by_messages_and_by_bytes)
             ASSERT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_SUCCESS) << i;
         for (int i = 0; i < 8; ++i)
             ASSERT_EQ(r.prod.send(2, "s", 1, &wake), DOCA_SUCCESS) << i;
-        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN) << "512 bytes left, in the wrong place";
+        EXPECT_EQ(r.prod.send(1, big.data(), 1008, &wake), DOCA_ERROR_AGAIN)
+            << "512 bytes left, in the wrong place";
         EXPECT_FALSE(r.prod.full()) << "a small one still fits";
         ASSERT_NE(r.cons.peek(), nullptr);
         r.cons.release(); // a quarter of the capacity: published at once
@@ -426,7 +436,8 @@ TEST(unit_transport_ring, positions_wrap_at_2_pow_64)
             const uint32_t stale = record_mark(start + (off & ~63u)); // the marks this lap uses
             std::memcpy(mem.ptr + k_ring_ctrl_size + off, &stale, 4);
         }
-        reinterpret_cast<record_header *>(mem.ptr + k_ring_ctrl_size + (start & 1023))->seq.store(0);
+        reinterpret_cast<record_header *>(mem.ptr + k_ring_ctrl_size + (start & 1023))
+            ->seq.store(0);
         ring_producer prod;
         ring_consumer cons;
         ASSERT_EQ(prod.attach(mem.ptr, mem.size), DOCA_SUCCESS);
@@ -553,7 +564,7 @@ TEST(unit_transport_ring, arm_sees_a_message_behind_padding)
         ASSERT_NE(r.cons.peek(), nullptr);
         r.cons.release();
     }
-    ASSERT_EQ(r.cons.peek(), nullptr); // publishes the tail
+    ASSERT_EQ(r.cons.peek(), nullptr);                               // publishes the tail
     ASSERT_EQ(r.prod.send(1, buf.data(), 496, &wake), DOCA_SUCCESS); // pads 640..1023, then 0
     EXPECT_FALSE(r.cons.arm());
     const record_view *v = r.cons.peek();

@@ -135,7 +135,8 @@ TEST(unit_transport_segment, layout_constants)
     EXPECT_EQ(segment::size_for({3, 64, 1}, p.rings[s2c]), 0u);
     // Whatever the queue sizes, a connection of maximal messages stays near 1 MiB (issue: at
     // most 2 MiB per connection; layout 1 needed 64 MiB for two queues of 8192).
-    const uint64_t big = segment::size_for(ring_layout::params_for(8192, 4080), ring_layout::params_for(8192, 4080));
+    const uint64_t big =
+        segment::size_for(ring_layout::params_for(8192, 4080), ring_layout::params_for(8192, 4080));
     EXPECT_EQ(big, 4096u + 2 * (uint64_t(k_ring_default_budget) + 4096u));
     EXPECT_LE(big, uint64_t(2) << 20);
 }

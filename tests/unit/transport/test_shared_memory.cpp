@@ -307,8 +307,7 @@ TEST(unit_transport_shared_memory, refuses_what_it_cannot_replace)
     EXPECT_EQ(share_range(local, sizeof local, r), DOCA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(share_range(g_data_bytes, sizeof g_data_bytes, r), DOCA_ERROR_NOT_SUPPORTED);
     static const char k_text[] = "read-only data";
-    EXPECT_EQ(share_range(const_cast<char *>(k_text), sizeof k_text, r),
-              DOCA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(share_range(const_cast<char *>(k_text), sizeof k_text, r), DOCA_ERROR_NOT_SUPPORTED);
     // Read-only anonymous memory.
     void *ro = mmap(nullptr, k_page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ASSERT_NE(ro, MAP_FAILED);
@@ -370,8 +369,8 @@ TEST(unit_transport_shared_memory, already_shared_file_is_reused)
     const int fd = memfd_create("app-shared", MFD_CLOEXEC);
     ASSERT_GE(fd, 0);
     ASSERT_EQ(ftruncate(fd, off_t(8 * k_page)), 0);
-    auto *m = static_cast<uint8_t *>(mmap(nullptr, 6 * k_page, PROT_READ | PROT_WRITE,
-                                          MAP_SHARED, fd, off_t(2 * k_page)));
+    auto *m = static_cast<uint8_t *>(
+        mmap(nullptr, 6 * k_page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(2 * k_page)));
     ASSERT_NE(m, MAP_FAILED);
     uint8_t *addr = m + k_page + 10;
     shared_range r;
@@ -411,7 +410,8 @@ TEST(unit_transport_shared_memory, copy_plan_from_env)
     for (const auto &c : ok) {
         env_guard g(c.value, k_copy_env);
         copy_plan plan;
-        plan.policy = copy_policy::cached == c.policy ? copy_policy::streaming : copy_policy::cached;
+        plan.policy =
+            copy_policy::cached == c.policy ? copy_policy::streaming : copy_policy::cached;
         ASSERT_EQ(copy_plan_from_env(&plan), DOCA_SUCCESS) << (c.value ? c.value : "(unset)");
         EXPECT_EQ(plan.policy, c.policy);
         EXPECT_EQ(plan.cache_budget, last_level_cache_bytes() / 2);
@@ -692,10 +692,10 @@ TEST(unit_transport_shared_memory, fork_child_gets_a_private_copy)
 namespace {
 
 struct test_buffer {
-    uint8_t *p = nullptr;    // the registered start
-    size_t len = 0;          // registered length
-    void *alloc = nullptr;   // what to free
-    size_t map_len = 0;      // mmap'd: bytes to munmap (canaries around the window)
+    uint8_t *p = nullptr;  // the registered start
+    size_t len = 0;        // registered length
+    void *alloc = nullptr; // what to free
+    size_t map_len = 0;    // mmap'd: bytes to munmap (canaries around the window)
     const char *what = "";
     exported_memory exp;
 };
@@ -784,8 +784,8 @@ void run_cross_process(memory_policy policy, bool expect_shared)
         // Window in the middle of the mapping, canaries (0xcc) on both sides.
         test_buffer b;
         b.map_len = (len + 2 * 100 + k_page - 1) / k_page * k_page;
-        b.alloc = mmap(nullptr, b.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                       -1, 0);
+        b.alloc =
+            mmap(nullptr, b.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         std::memset(b.alloc, 0xcc, b.map_len);
         b.p = static_cast<uint8_t *>(b.alloc) + 100;
         b.len = len;
@@ -868,8 +868,7 @@ void run_cross_process(memory_policy policy, bool expect_shared)
     go.send('g');
 
     for (uint32_t i = 0; i < n; ++i)
-        ASSERT_EQ(cons.post(i, reinterpret_cast<uint64_t>(bufs[i].p), bufs[i].len),
-                  DOCA_SUCCESS);
+        ASSERT_EQ(cons.post(i, reinterpret_cast<uint64_t>(bufs[i].p), bufs[i].len), DOCA_SUCCESS);
     std::vector<bool> got(n, false);
     // Bounded by progress, not by a total tuned for uninstrumented builds: each completion may
     // take up to 30 s (the producer fills up to 64 MiB byte by byte; under ThreadSanitizer on a

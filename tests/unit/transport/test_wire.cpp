@@ -49,8 +49,7 @@ accept_msg sample_accept()
     return a;
 }
 
-template <class M>
-std::vector<uint8_t> enc(const M &m)
+template <class M> std::vector<uint8_t> enc(const M &m)
 {
     std::vector<uint8_t> buf(k_max_message_size);
     size_t len = 0;
