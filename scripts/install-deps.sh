@@ -16,6 +16,7 @@ have_cmd pkg-config || need+=(pkg-config)
 have_cmd make || need+=(make)
 have_pkg libgtest-dev || need+=(libgtest-dev)
 have_pkg libgmock-dev || need+=(libgmock-dev)
+{ have_cmd clang-format-14 || have_cmd clang-format; } || need+=(clang-format) # scripts/check-format.sh
 if [ "${SOFTCOMCH_WITH_MESON:-0}" = 1 ]; then
   have_cmd meson || need+=(meson)
 fi
