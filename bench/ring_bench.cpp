@@ -29,16 +29,6 @@
 #include <cstring>
 #include <vector>
 
-// The transport objects never log on these paths; weak stand-ins keep the link independent of
-// src/common/log.cpp.
-namespace softcomch::log {
-__attribute__((weak)) bool sdk_enabled(uint32_t) noexcept
-{
-    return false;
-}
-__attribute__((weak)) void sdk(uint32_t, const char *, int, const char *, ...) noexcept {}
-} // namespace softcomch::log
-
 using namespace softcomch::bench;
 using namespace softcomch::transport::shm;
 

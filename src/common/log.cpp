@@ -27,7 +27,7 @@
 
 using softcomch::log::family;
 
-// The C handle is the implementation object (style.md 11.2).
+// The C handle is the implementation object (docs/design.md, layers).
 struct doca_log_backend {
     enum class sink : uint8_t { file, fd, buf, syslog };
 

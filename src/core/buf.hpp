@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `struct doca_buf` (doca-api.md 3.9): a descriptor of [head, head + len) inside a started
+// `struct doca_buf` (include/doca_buf.h): a descriptor of [head, head + len) inside a started
 // doca_mmap with a data window [data, data + data_len) inside it. Descriptors live in their
 // doca_buf_inventory's pool for the inventory's whole life; a descriptor is "in use" while its
 // reference count is non-zero. Lists are doubly linked through prev_/next_; only a head

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `struct doca_buf_inventory` (doca-api.md 3.10): a pool of doca_buf descriptors. Descriptors are
+// `struct doca_buf_inventory` (include/doca_buf_inventory.h): a pool of doca_buf descriptors. Descriptors are
 // allocated at the first start (and by expand) in chunks whose addresses never move, and are
 // recycled through a free list; taking or returning a buf does not allocate.
 //

@@ -97,7 +97,7 @@ doca_error_t doca_ctx::stop()
     // so `this` is still valid here.
     do_stop();
     if (state_ == DOCA_CTX_STATE_STOPPING && inflight_ == 0 && quiesce()) {
-        // Nothing to wait for: IDLE inside the call (doca-api.md 4.1). The IDLE callback may
+        // Nothing to wait for: IDLE inside the call (include/doca_ctx.h, docs/design.md). The IDLE callback may
         // destroy the context, so nothing of it is touched after set_state.
         set_state(DOCA_CTX_STATE_IDLE);
         return DOCA_SUCCESS;

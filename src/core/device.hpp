@@ -29,7 +29,7 @@ namespace softcomch::core {
 enum class side : uint8_t { host, dpu };
 const char *side_name(side s) noexcept; // "host" / "dpu"
 
-// How a BlueField is configured (ecosystem.md 2.4): "dpu" is the normal ECPF mode; in "nic" mode
+// How a BlueField is configured (docs/topology.md): "dpu" is the normal ECPF mode; in "nic" mode
 // the Arm side runs nothing, so there are no representors and Comch has no server (and hence no
 // client either).
 enum class bf_mode : uint8_t { dpu, nic };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `struct doca_mmap`: a memory range registered with devices (doca-api.md 3.8). Local semantics
+// `struct doca_mmap`: a memory range registered with devices (include/doca_mmap.h). Local semantics
 // only for now; export_pci / create_from_export report DOCA_ERROR_NOT_SUPPORTED.
 //
 // Designed to become shareable with a peer process (the fast-path work): everything an export

@@ -15,7 +15,7 @@ namespace softcomch::core {
 
 namespace {
 
-// The built-in machine (architecture.md section 2). Everything not written here is derived by the
+// The built-in machine (docs/topology.md section 1). Everything not written here is derived by the
 // same rules that apply to a topology file, so this text doubles as the minimal example.
 constexpr std::string_view builtin_text = R"({
   "version": 1,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The emulated machine: which BlueFields exist, their host-side and DPU-side PCI functions, their
-// representors, capability values and privilege policy (architecture.md section 2,
+// representors, capability values and privilege policy (docs/topology.md section 1,
 // docs/topology.md for the file format).
 //
 // A `topology` is immutable once built. The process-wide one, machine(), is built on first use
@@ -25,7 +25,7 @@ namespace softcomch::core {
 
 class topology {
 public:
-    // The built-in machine: one BlueField-3 "bf0" (architecture.md section 2).
+    // The built-in machine: one BlueField-3 "bf0" (docs/topology.md section 1).
     static std::unique_ptr<topology> builtin();
     // Parses and validates a topology document. `origin` names it in messages (a file path).
     // On failure returns nullptr and sets *error to "<origin>: <where>: <problem>", where

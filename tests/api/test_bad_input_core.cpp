@@ -691,7 +691,7 @@ TEST_F(CtxBadInput, WrongStates)
     // Destroying the engine of a running context.
     EXPECT_REFUSED(DOCA_ERROR_IN_USE, doca_pe_destroy, s.pe);
     // Stop of a server with no connection: nothing to drain, IDLE inside the call
-    // (doca-api.md 4.1); stopping again is a success too.
+    // (include/doca_ctx.h); stopping again is a success too.
     EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_SUCCESS);
     EXPECT_EQ(s.state(), DOCA_CTX_STATE_IDLE);
     EXPECT_EQ(doca_ctx_stop(s.ctx), DOCA_SUCCESS);

@@ -407,7 +407,7 @@ TEST_F(StateMachine, StartCodesAndEveryTransitionInOrder)
     EXPECT_EQ(srv.disconnected.size(), 1u);
 
     // Server stop with no connection left: nothing to drain, so STOPPING and IDLE both inside
-    // doca_ctx_stop, which returns DOCA_SUCCESS (doca-api.md 4.1).
+    // doca_ctx_stop, which returns DOCA_SUCCESS (include/doca_ctx.h).
     ASSERT_EQ(doca_ctx_stop(srv.ctx()), DOCA_SUCCESS);
     EXPECT_EQ(srv.state(), DOCA_CTX_STATE_IDLE);
     ASSERT_EQ(srv.transitions.size(), 3u);

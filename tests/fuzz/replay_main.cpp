@@ -19,16 +19,6 @@
 #include <string>
 #include <vector>
 
-// The SDK logger lives in src/common (not linked here); weak stand-ins in case a transport
-// object that logs is ever linked in.
-namespace softcomch::log {
-__attribute__((weak)) bool sdk_enabled(uint32_t) noexcept
-{
-    return false;
-}
-__attribute__((weak)) void sdk(uint32_t, const char *, int, const char *, ...) noexcept {}
-} // namespace softcomch::log
-
 namespace {
 
 uint64_t g_runs = 0;

@@ -21,16 +21,6 @@
 #include <thread>
 #include <vector>
 
-// The SDK logger lives in src/common/log.cpp (another layer, possibly not written yet). Weak
-// stand-ins let this test link either way; the real definitions win when they exist.
-namespace softcomch::log {
-__attribute__((weak)) bool sdk_enabled(uint32_t) noexcept
-{
-    return false;
-}
-__attribute__((weak)) void sdk(uint32_t, const char *, int, const char *, ...) noexcept {}
-} // namespace softcomch::log
-
 using namespace softcomch::transport::shm;
 
 namespace {

@@ -28,14 +28,6 @@
 #include <thread>
 #include <vector>
 
-namespace softcomch::log {
-__attribute__((weak)) bool sdk_enabled(uint32_t) noexcept
-{
-    return false;
-}
-__attribute__((weak)) void sdk(uint32_t, const char *, int, const char *, ...) noexcept {}
-} // namespace softcomch::log
-
 using namespace softcomch::transport::shm;
 
 namespace {

@@ -8,14 +8,6 @@
 #include <cstring>
 #include <vector>
 
-namespace softcomch::log {
-__attribute__((weak)) bool sdk_enabled(uint32_t) noexcept
-{
-    return false;
-}
-__attribute__((weak)) void sdk(uint32_t, const char *, int, const char *, ...) noexcept {}
-} // namespace softcomch::log
-
 using namespace softcomch::transport::wire;
 
 namespace {
