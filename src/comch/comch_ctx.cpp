@@ -430,7 +430,7 @@ void comch_ctx::handle_announce(doca_comch_connection *conn,
     }
     rc_ok->id = m.consumer_id;
     rc_ok->imm_data_len = m.imm_data_len;
-    rc_ok->event = std::move(event_fd);
+    rc_ok->event = softcomch::event_fd(std::move(event_fd));
     {
         std::lock_guard<std::mutex> g(conn->fast_.mu);
         conn->fast_.remote[m.consumer_id] = rc_ok;

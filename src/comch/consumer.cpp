@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/consumer.hpp"
 
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -114,12 +113,6 @@ void doca_comch_consumer::invoke(doca_task *t)
     cb(static_cast<doca_comch_consumer_task_post_recv *>(t), t->user_data_, self->user_data());
 }
 
-void doca_comch_consumer::event_watcher::on_ready(uint32_t)
-{
-    uint64_t v;
-    [[maybe_unused]] ssize_t r = ::read(fd, &v, sizeof v);
-}
-
 doca_error_t doca_comch_consumer::do_start()
 {
     const char *func = "doca_ctx_start";
@@ -148,13 +141,13 @@ doca_error_t doca_comch_consumer::do_start()
         shared_.reset();
         return DOCA_ERROR_INITIALIZATION;
     }
-    event_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-    if (!event_ || pe()->watch(event_.get(), &event_watcher_) != DOCA_SUCCESS) {
+    event_watcher_.ev = &event_;
+    if (softcomch::event_fd::create(event_) != DOCA_SUCCESS ||
+        pe()->watch(event_.fd(), &event_watcher_) != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot create the wake-up descriptor of consumer %u", func, id_);
         release_transport();
         return DOCA_ERROR_INITIALIZATION;
     }
-    event_watcher_.fd = event_.get();
     {
         std::lock_guard<std::mutex> g(conn_->fast_.mu);
         conn_->fast_.local[id_] = this;
@@ -179,7 +172,7 @@ doca_error_t doca_comch_consumer::do_start()
     m.file_offset = d.file_offset;
     uint8_t buf[wire::k_max_message_size];
     size_t len = 0;
-    int fds[3] = {channel_.fd(), event_.get(), shared_->exported.range.fd.get()};
+    int fds[3] = {channel_.fd(), event_.fd(), shared_->exported.range.fd.get()};
     size_t nfds = d.mechanism == uint32_t(shm::memory_mechanism::shared) ? 3 : 2;
     rc = wire::encode(m, buf, sizeof buf, &len);
     if (rc == DOCA_SUCCESS)
@@ -235,7 +228,7 @@ void doca_comch_consumer::release_transport() noexcept
     }
     if (event_) {
         if (pe())
-            pe()->unwatch(event_.get());
+            pe()->unwatch(event_.fd());
         event_.reset();
     }
     queue_ = shm::fast_consumer();

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "common/event_fd.hpp"
 #include "common/unique_fd.hpp"
 #include "core/ctx.hpp"
 #include "core/pe.hpp"
@@ -88,7 +89,7 @@ private:
 
     softcomch::transport::shm::fast_channel channel_; // the channel's memory (we created it)
     softcomch::transport::shm::fast_consumer queue_;  // our side of it
-    softcomch::unique_fd event_; // producers write it to wake this consumer's engine
+    softcomch::event_fd event_; // producers signal it to wake this consumer's engine
     std::shared_ptr<softcomch::comch::shared_mmap> shared_;
     std::atomic<int> ack_status_{-1};
     std::atomic<bool> peer_gone_{false};
@@ -97,7 +98,7 @@ private:
     bool expired_sent_ = false;
 
     struct event_watcher final : softcomch::core::fd_watcher {
-        int fd = -1;
-        void on_ready(uint32_t) override;
+        softcomch::event_fd *ev = nullptr;
+        void on_ready(uint32_t) override { ev->drain(); }
     } event_watcher_;
 };

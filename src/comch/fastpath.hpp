@@ -13,7 +13,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "common/unique_fd.hpp"
+#include "common/event_fd.hpp"
 #include "transport/shm/fast_channel.hpp"
 #include "transport/shm/shared_memory.hpp"
 #include "transport/wire.hpp"
@@ -29,7 +29,7 @@ struct remote_consumer {
     softcomch::transport::shm::fast_channel channel; // our mapping of its channel
     softcomch::transport::shm::fast_producer queue;  // the producer side of that channel
     softcomch::transport::shm::peer_mapping memory;  // where its buffers are, and how to write them
-    unique_fd event;                                 // written to wake the consumer
+    softcomch::event_fd event;                       // signalled to wake the consumer
     std::atomic<bool> expired{false};                // set when its CONSUMER_EXPIRE arrived
 
     // Wakes the consumer's progress engine (it armed its notifications).

@@ -2,7 +2,6 @@
 #include "core/pe.hpp"
 
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 
 #include <algorithm>
@@ -44,9 +43,9 @@ doca_pe::~doca_pe()
 doca_error_t doca_pe::init()
 {
     epoll_fd_.reset(::epoll_create1(EPOLL_CLOEXEC));
-    wake_fd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    const doca_error_t wake_rc = softcomch::event_fd::create(wake_fd_);
     timer_fd_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
-    if (!epoll_fd_ || !wake_fd_ || !timer_fd_) {
+    if (!epoll_fd_ || wake_rc != DOCA_SUCCESS || !timer_fd_) {
         SC_LOG_ERR("doca_pe_create: cannot create notification descriptors: %s",
                    std::strerror(errno));
         return DOCA_ERROR_OPERATING_SYSTEM;
@@ -54,7 +53,7 @@ doca_error_t doca_pe::init()
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.ptr = k_wake_marker;
-    if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, wake_fd_.get(), &ev) != 0)
+    if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, wake_fd_.fd(), &ev) != 0)
         return DOCA_ERROR_OPERATING_SYSTEM;
     ev.data.ptr = &timer_marker;
     if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, timer_fd_.get(), &ev) != 0)
@@ -140,11 +139,14 @@ void doca_pe::service_fds()
     int n = ::epoll_wait(epoll_fd_.get(), events, 64, 0);
     for (int i = 0; i < n; ++i) {
         auto *w = static_cast<softcomch::core::fd_watcher *>(events[i].data.ptr);
-        if (w == k_wake_marker || w == &timer_marker) {
+        // Drain so the level-triggered handle stops reporting this wake-up.
+        if (w == k_wake_marker) {
+            wake_fd_.drain();
+            continue;
+        }
+        if (w == &timer_marker) {
             uint64_t v;
-            // Drain so the level-triggered handle stops reporting this wake-up.
-            [[maybe_unused]] ssize_t r =
-                ::read(w == k_wake_marker ? wake_fd_.get() : timer_fd_.get(), &v, sizeof v);
+            [[maybe_unused]] ssize_t r = ::read(timer_fd_.get(), &v, sizeof v);
             continue;
         }
         w->on_ready(events[i].events);
@@ -222,8 +224,7 @@ doca_error_t doca_pe::request_notification()
             timeout_ns = r.timeout_ns;
     }
     if (busy) {
-        uint64_t one = 1;
-        if (::write(wake_fd_.get(), &one, sizeof one) != sizeof one && errno != EAGAIN) {
+        if (wake_fd_.signal() != DOCA_SUCCESS) {
             SC_LOG_ERR("doca_pe_request_notification: eventfd write failed: %s",
                        std::strerror(errno));
             return DOCA_ERROR_OPERATING_SYSTEM;

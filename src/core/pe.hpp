@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/event_fd.hpp"
 #include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
 #include "common/unique_fd.hpp"
@@ -101,7 +102,7 @@ private:
     bool ctxs_holes_ = false;
     softcomch::intrusive_fifo<doca_task> completions_;
     softcomch::unique_fd epoll_fd_;
-    softcomch::unique_fd wake_fd_;  // eventfd: readable when armed with work pending
+    softcomch::event_fd wake_fd_;   // readable when armed with work pending
     softcomch::unique_fd timer_fd_; // timerfd: contexts' retry timeouts
     uint64_t next_service_ns_ = 0;
     bool force_service_ = true;

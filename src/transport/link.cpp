@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/link.hpp"
 
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -19,11 +18,6 @@ namespace softcomch::transport {
 
 namespace {
 
-unique_fd make_eventfd() noexcept
-{
-    return unique_fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-}
-
 void close_fds(int *fds, size_t n) noexcept
 {
     for (size_t i = 0; i < n; ++i)
@@ -39,15 +33,14 @@ link::~link() = default;
 
 void link::wake_peer() noexcept
 {
-    uint64_t one = 1;
-    // EAGAIN means the counter is saturated: the peer is already due to wake up.
-    [[maybe_unused]] ssize_t r = ::write(peer_event_.get(), &one, sizeof one);
+    // A failure leaves nothing to do here: a peer whose descriptor broke is noticed dead on its
+    // socket.
+    (void)peer_event_.signal();
 }
 
 void link::drain_event() noexcept
 {
-    uint64_t v;
-    [[maybe_unused]] ssize_t r = ::read(my_event_.get(), &v, sizeof v);
+    (void)my_event_.drain();
 }
 
 bool link::peer_alive() noexcept
@@ -83,7 +76,7 @@ doca_error_t pending_link::read_hello(hello_info &hello)
         reject(DOCA_ERROR_UNSUPPORTED_VERSION, "unsupported protocol version");
         return DOCA_ERROR_UNSUPPORTED_VERSION;
     }
-    peer_event_.reset(fds[0]);
+    peer_event_ = softcomch::event_fd(unique_fd(fds[0]));
     hello.pid = int(m.client_pid);
     hello.bluefield = std::move(m.bluefield);
     hello.host_function = std::move(m.host_function);
@@ -120,10 +113,9 @@ doca_error_t pending_link::accept(const link_params &mine, const hello_info &hel
         reject(rc, "the server could not create the shared-memory segment");
         return rc;
     }
-    l->my_event_ = make_eventfd();
-    if (!l->my_event_) {
-        reject(DOCA_ERROR_OPERATING_SYSTEM, "the server could not create an eventfd");
-        return DOCA_ERROR_OPERATING_SYSTEM;
+    if ((rc = softcomch::event_fd::create(l->my_event_)) != DOCA_SUCCESS) {
+        reject(rc, "the server could not create an eventfd");
+        return rc;
     }
     if ((rc = l->segment_.producer(shm::s2c, l->tx_)) != DOCA_SUCCESS ||
         (rc = l->segment_.consumer(shm::c2s, l->rx_)) != DOCA_SUCCESS)
@@ -142,7 +134,7 @@ doca_error_t pending_link::accept(const link_params &mine, const hello_info &hel
     size_t len = 0;
     if ((rc = wire::encode(m, buf, sizeof buf, &len)) != DOCA_SUCCESS)
         return rc;
-    int fds[2] = {l->segment_.fd(), l->my_event_.get()};
+    int fds[2] = {l->segment_.fd(), l->my_event_.fd()};
     if ((rc = send_msg(sock_.get(), buf, len, fds, 2)) != DOCA_SUCCESS)
         return rc;
     // The client holds its own descriptor now; the mapping keeps the memory alive for us.
@@ -216,8 +208,7 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
         }
     }
     if (!hello_sent_) {
-        my_event_ = make_eventfd();
-        if (!my_event_) {
+        if (softcomch::event_fd::create(my_event_) != DOCA_SUCCESS) {
             why = std::string("eventfd: ") + std::strerror(errno);
             return result::failed;
         }
@@ -231,7 +222,7 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
         uint8_t buf[wire::k_max_message_size];
         size_t len = 0;
         doca_error_t rc = wire::encode(m, buf, sizeof buf, &len);
-        int fd = my_event_.get();
+        int fd = my_event_.fd();
         if (rc == DOCA_SUCCESS)
             rc = send_msg(sock_.get(), buf, len, &fd, 1);
         if (rc != DOCA_SUCCESS) {
@@ -282,7 +273,7 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
     }
     std::unique_ptr<link> l(new link());
     unique_fd seg_fd(fds[0]);
-    l->peer_event_.reset(fds[1]);
+    l->peer_event_ = softcomch::event_fd(unique_fd(fds[1]));
     rc = shm::segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
     if (rc == DOCA_SUCCESS)
         rc = l->segment_.producer(shm::c2s, l->tx_);

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "common/event_fd.hpp"
 #include "common/unique_fd.hpp"
 #include "transport/fabric.hpp"
 #include "transport/shm/ring.hpp"
@@ -58,7 +59,7 @@ public:
 
     // ---- slow path ----
     int socket_fd() const noexcept { return sock_.get(); }
-    int event_fd() const noexcept { return my_event_.get(); }
+    int event_fd() const noexcept { return my_event_.fd(); }
     void drain_event() noexcept;
     // Reads the liveness socket without blocking; false once the peer has gone.
     bool peer_alive() noexcept;
@@ -74,8 +75,8 @@ private:
     link() = default;
 
     unique_fd sock_;
-    unique_fd my_event_;   // the peer writes it to wake us
-    unique_fd peer_event_; // we write it to wake the peer
+    softcomch::event_fd my_event_;   // the peer signals it to wake us
+    softcomch::event_fd peer_event_; // we signal it to wake the peer
     shm::segment segment_;
     shm::ring_producer tx_;
     shm::ring_consumer rx_;
@@ -107,7 +108,7 @@ public:
 
 private:
     unique_fd sock_;
-    unique_fd peer_event_;
+    softcomch::event_fd peer_event_;
 };
 
 // Server side: the listening endpoint of one server.
@@ -149,7 +150,7 @@ private:
     link_params params_;
     int pid_;
     unique_fd sock_;
-    unique_fd my_event_;
+    softcomch::event_fd my_event_;
     bool hello_sent_ = false;
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/unix_socket.hpp"
 
+#include "common/errno_map.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/socket.h>
@@ -30,18 +32,13 @@ doca_error_t map_errno(int e) noexcept
     case EACCES:
     case EPERM:
         return DOCA_ERROR_NOT_PERMITTED;
-    case EMFILE:
-    case ENFILE:
-    case ENOBUFS:
-    case ENOMEM:
-        return DOCA_ERROR_NO_MEMORY;
     case EMSGSIZE:
         return DOCA_ERROR_TOO_BIG;
     case ENAMETOOLONG:
     case EINVAL:
         return DOCA_ERROR_INVALID_VALUE;
     default:
-        return DOCA_ERROR_OPERATING_SYSTEM;
+        return resource_errno_to_doca(e); // descriptors, memory, buffers: NO_MEMORY
     }
 }
 

@@ -12,6 +12,8 @@
 //        and covers in-process use (tests).
 #include "transport/shm/fast_channel.hpp"
 
+#include "common/errno_map.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -67,15 +69,6 @@ constexpr bool is_pow2(uint32_t v) noexcept
 bool aligned(const void *mem) noexcept
 {
     return (reinterpret_cast<uintptr_t>(mem) & (k_queue_align - 1)) == 0;
-}
-
-// errno -> DOCA error, with segment.cpp's split: NO_MEMORY = a resource ran out (the caller may
-// retry with fewer tasks), OPERATING_SYSTEM = anything else.
-doca_error_t errno_to_doca(int e) noexcept
-{
-    if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE)
-        return DOCA_ERROR_NO_MEMORY;
-    return DOCA_ERROR_OPERATING_SYSTEM;
 }
 
 // Both sides write the channel. MAP_POPULATE maps memfd (shmem) pages writable already; should
@@ -310,10 +303,10 @@ doca_error_t fast_channel::create(const fast_channel_params &p, fast_channel &ou
     // already required memfd (or fell back); a channel is always a memfd.
     unique_fd fd(::memfd_create("softcomch-fast", MFD_CLOEXEC | MFD_ALLOW_SEALING));
     if (!fd)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // A fresh memfd reads as zeros: the version word is 0 ("not published") from the start.
     if (::ftruncate(fd.get(), off_t(total)) != 0)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // Reserve the blocks now (ENOSPC here, not SIGBUS on the data path).
     if (p.prefault) {
         const int rc = ::posix_fallocate(fd.get(), 0, off_t(total));
@@ -327,7 +320,7 @@ doca_error_t fast_channel::create(const fast_channel_params &p, fast_channel &ou
     const int mflags = MAP_SHARED | (p.prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
     if (base == MAP_FAILED)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     populate_write(base, total, p.prefault);
     // Lay out and publish (R20 inside). Cannot fail for parameters checked above.
     const doca_error_t err = init(base, total, p);
@@ -360,14 +353,14 @@ doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &
     // fstat on the fd itself (not a path): what we map is what we checked. memfds are regular.
     struct stat st;
     if (::fstat(fd, &st) != 0)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
     // Read-write: producers CAS claim_pos/comp_head and write completions.
     const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
     if (base == MAP_FAILED)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     populate_write(base, expected_size, prefault);
     // Validate everything before a single queue word is used.
     fast_channel_layout lay;

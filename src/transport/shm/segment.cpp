@@ -11,6 +11,8 @@
 //        release/acquire pair keeps the rule local and also covers in-process use (tests).
 #include "transport/shm/segment.hpp"
 
+#include "common/errno_map.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -82,18 +84,6 @@ bool canonical_layout(const ring_params &c2s_p, const ring_params &s2c_p, ring_d
     // The end of the last region is the segment size; bounded so attach can reject absurd sizes.
     *total = off;
     return off <= k_segment_max_size;
-}
-
-// errno of a failed allocation-like call -> DOCA error. The distinction matters to callers:
-// NO_MEMORY means "a resource ran out" (a smaller queue or fewer connections may work), while
-// OPERATING_SYSTEM means "something unexpected failed" (logged and reported as is).
-doca_error_t errno_to_doca(int e) noexcept
-{
-    // Out of memory, out of tmpfs space, or a size/mapping limit: the caller may retry smaller.
-    // Out of memory, tmpfs space, file size or descriptors.
-    if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE)
-        return DOCA_ERROR_NO_MEMORY;
-    return DOCA_ERROR_OPERATING_SYSTEM;
 }
 
 // Creates an anonymous shared-memory file: memfd when available, else a POSIX shm object that
@@ -207,11 +197,11 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     bool sealable = false;
     unique_fd fd(create_shm_fd(&sealable));
     if (!fd)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // Size the file. A fresh file reads as zeros, which is what the header's reserved fields
     // and the not-yet-published version word (0) need.
     if (::ftruncate(fd.get(), off_t(total)) != 0)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // Pre-faulting: reserve the blocks now so that a full tmpfs fails here with ENOSPC instead
     // of raising SIGBUS on first touch in the data path.
     if (params.prefault) {
@@ -230,7 +220,7 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     const int mflags = MAP_SHARED | (params.prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
     if (base == MAP_FAILED)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
 
     // Build the header. The file is zero-filled, so only non-zero fields are written; the
     // atomics' lifetimes start by placement new with their initial values.
@@ -370,7 +360,7 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
     // fstat on the fd we were given (not on a path): what we map is what we checked.
     struct stat st;
     if (::fstat(fd, &st) != 0)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // A regular file (memfd and shm objects are) of exactly the announced size.
     if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
@@ -380,7 +370,7 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
     const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
     if (base == MAP_FAILED)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
 
     // Validate everything before a single ring word is used. On failure the mapping goes away
     // again and `out` is untouched.

@@ -11,6 +11,8 @@
 // which the producer issues after copy_to_peer() returns.
 #include "transport/shm/shared_memory.hpp"
 
+#include "common/errno_map.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -45,17 +47,6 @@ uint64_t page_size() noexcept
 {
     static const uint64_t ps = uint64_t(::sysconf(_SC_PAGESIZE));
     return ps;
-}
-
-// Allocation-like failures -> NO_MEMORY (the caller may fall back or retry smaller); the rest
-// -> OPERATING_SYSTEM. Same split as segment.cpp.
-doca_error_t errno_to_doca(int e) noexcept
-{
-    // EAGAIN: mmap of locked memory over RLIMIT_MEMLOCK (mlockall(MCL_FUTURE) programs).
-    if (e == ENOMEM || e == ENOSPC || e == EFBIG || e == EMFILE || e == ENFILE || e == EAGAIN)
-        return DOCA_ERROR_NO_MEMORY;
-    // EPERM (seccomp), EINVAL (a kernel without memfd sealing), and anything unexpected.
-    return DOCA_ERROR_OPERATING_SYSTEM;
 }
 
 // MADV_POPULATE_WRITE from <linux/mman.h> (Linux 5.14); older C libraries lack the name.
@@ -375,19 +366,19 @@ doca_error_t privatize(const vma_info &v, int fd) noexcept
     void *tmp = ::mmap(nullptr, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (tmp == MAP_FAILED)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // The current contents, from the file (the pages' protection does not matter).
     if (!read_edges_last(fd, static_cast<uint8_t *>(tmp), len, v.offset)) {
         const int e = errno;
         ::munmap(tmp, len);
-        return errno_to_doca(e);
+        return resource_errno_to_doca(e);
     }
     // One step: the private copy takes the place of the shared pages (no hole, no zeros).
     if (::mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void *>(v.start)) ==
         MAP_FAILED) {
         const int e = errno;
         ::munmap(tmp, len);
-        return errno_to_doca(e);
+        return resource_errno_to_doca(e);
     }
     // Restore the protection the pages had (the program may have mprotect()ed them).
     const int prot = (v.r ? PROT_READ : 0) | (v.w ? PROT_WRITE : 0) | (v.x ? PROT_EXEC : 0);
@@ -807,31 +798,31 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         // Fresh sealed memfd of the widened size.
         unique_fd fd(::memfd_create("softcomch-mem", MFD_CLOEXEC | MFD_ALLOW_SEALING));
         if (!fd)
-            return errno_to_doca(errno);
+            return resource_errno_to_doca(errno);
         // Sized to the widened range; a fresh memfd reads as zeros until written.
         if (::ftruncate(fd.get(), off_t(size)) != 0)
-            return errno_to_doca(errno);
+            return resource_errno_to_doca(errno);
         // The peer gets this fd: it must not be able to shrink it under our pointers (SIGBUS).
         (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
         // The inode finds our pages in /proc/self/maps later (unshare, fork child).
         struct stat st;
         if (::fstat(fd.get(), &st) != 0)
-            return errno_to_doca(errno);
+            return resource_errno_to_doca(errno);
         // Our own reference for the registry (fork child handler), taken before the switch so
         // that nothing can fail after it.
         unique_fd own(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 0));
         if (!own)
-            return errno_to_doca(errno);
+            return resource_errno_to_doca(errno);
         // Current contents into the file (kernel copy, edge pages last: hazard 2)...
         if (!write_edges_last(fd.get(), reinterpret_cast<const uint8_t *>(base), size, 0))
-            return errno_to_doca(errno);
+            return resource_errno_to_doca(errno);
         // ...and the file's pages over the range in one step: MAP_FIXED replaces the old pages
         // under the kernel's mmap lock, so no other thread sees a hole or zeros. (Near the map
         // limit a failure could leave a hole on older kernels: refused above.)
         void *m = ::mmap(reinterpret_cast<void *>(base), size, PROT_READ | PROT_WRITE,
                          MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd.get(), 0);
         if (m == MAP_FAILED)
-            return errno_to_doca(errno);
+            return resource_errno_to_doca(errno);
         // Switched: from here on nothing may fail (the registry capacity is reserved).
         res.fd = std::move(fd);
         res.file_offset = 0;
@@ -1044,14 +1035,14 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
     // The file must hold every byte we map (else SIGBUS on access).
     struct stat st;
     if (::fstat(fd, &st) != 0)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) < d.file_offset + d.map_size)
         return DOCA_ERROR_INVALID_VALUE;
     // Pre-faulted: the first touch is slow and must not land on the data path.
     void *m = ::mmap(nullptr, d.map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
                      off_t(d.file_offset));
     if (m == MAP_FAILED)
-        return errno_to_doca(errno);
+        return resource_errno_to_doca(errno);
     // For memfd (shmem) pages MAP_POPULATE already maps them writable (shmem needs no write
     // notification). A reused pre-existing file on a filesystem that tracks dirty pages would
     // get read-only entries, and each page's first write would fault on the data path:

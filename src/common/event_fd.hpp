@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Wake-up channel of a ring consumer: an eventfd (non-blocking, close-on-exec). The consumer
-// creates it, sends it to the producer's process over the Unix socket (SCM_RIGHTS), arms its
-// ring and sleeps in epoll on it; the producer calls signal() when ring_producer::commit()
-// returned true. Only the wake-up of an armed peer costs a system call; the polled data path
+// An eventfd (non-blocking, close-on-exec, counter semantics): the one wake-up primitive of the
+// tree. A progress engine makes its notification handle readable with it; a ring or fast-channel
+// consumer creates one, sends it to the producer's process over the Unix socket (SCM_RIGHTS),
+// arms and sleeps in epoll on it, and the producer calls signal() when its commit said the
+// consumer was armed. Only the wake-up of an armed peer costs a system call; the polled data path
 // never touches the eventfd.
 #pragma once
 
@@ -13,17 +14,17 @@
 
 #include <utility>
 
-namespace softcomch::transport::shm {
+namespace softcomch {
 
-class notifier {
+class event_fd {
 public:
-    notifier() noexcept = default;
+    event_fd() noexcept = default;
     // Takes ownership of an existing eventfd (e.g. one received from the peer).
-    explicit notifier(unique_fd fd) noexcept : fd_(std::move(fd)) {}
+    explicit event_fd(unique_fd fd) noexcept : fd_(std::move(fd)) {}
 
     // Creates a fresh eventfd (EFD_NONBLOCK | EFD_CLOEXEC, counter 0).
     // DOCA_ERROR_NO_MEMORY when out of fds/memory, DOCA_ERROR_OPERATING_SYSTEM otherwise.
-    static doca_error_t create(notifier &out) noexcept;
+    static doca_error_t create(event_fd &out) noexcept;
 
     // Adds 1 to the counter (makes the fd readable). A saturated counter (EAGAIN) still leaves
     // the fd readable, so it counts as success. DOCA_ERROR_OPERATING_SYSTEM on other failures.
@@ -34,9 +35,10 @@ public:
     int fd() const noexcept { return fd_.get(); }
     explicit operator bool() const noexcept { return bool(fd_); }
     unique_fd release() noexcept { return std::move(fd_); }
+    void reset() noexcept { fd_.reset(); }
 
 private:
     unique_fd fd_;
 };
 
-} // namespace softcomch::transport::shm
+} // namespace softcomch

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "transport/shm/notifier.hpp"
+#include "common/event_fd.hpp"
+
+#include "common/errno_map.hpp"
 
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -7,20 +9,18 @@
 #include <cerrno>
 #include <cstdint>
 
-namespace softcomch::transport::shm {
+namespace softcomch {
 
-doca_error_t notifier::create(notifier &out) noexcept
+doca_error_t event_fd::create(event_fd &out) noexcept
 {
     const int fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (fd < 0) {
-        const bool exhausted = errno == EMFILE || errno == ENFILE || errno == ENOMEM;
-        return exhausted ? DOCA_ERROR_NO_MEMORY : DOCA_ERROR_OPERATING_SYSTEM;
-    }
-    out = notifier(unique_fd(fd));
+    if (fd < 0)
+        return resource_errno_to_doca(errno);
+    out = event_fd(unique_fd(fd));
     return DOCA_SUCCESS;
 }
 
-doca_error_t notifier::signal() const noexcept
+doca_error_t event_fd::signal() const noexcept
 {
     const uint64_t one = 1;
     for (;;) {
@@ -34,7 +34,7 @@ doca_error_t notifier::signal() const noexcept
     }
 }
 
-bool notifier::drain() const noexcept
+bool event_fd::drain() const noexcept
 {
     uint64_t v = 0;
     for (;;) {
@@ -46,4 +46,4 @@ bool notifier::drain() const noexcept
     }
 }
 
-} // namespace softcomch::transport::shm
+} // namespace softcomch
