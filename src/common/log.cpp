@@ -24,6 +24,7 @@
 
 #include "common/log_backend.hpp"
 #include "common/object_tag.hpp"
+#include "common/posix.hpp"
 
 using softcomch::log::family;
 
@@ -171,20 +172,6 @@ void recompute(const registry &r) noexcept
 
 // ---- output ----
 
-void write_all(int fd, const char *p, size_t n) noexcept
-{
-    while (n > 0) {
-        const ssize_t w = ::write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return; // nowhere to report a failing log sink
-        }
-        p += w;
-        n -= size_t(w);
-    }
-}
-
 int syslog_priority(uint32_t lvl) noexcept
 {
     if (lvl <= crit)
@@ -207,8 +194,9 @@ void write_line(doca_log_backend &b, uint32_t lvl, const char *text, size_t len)
         fflush(b.fp_); // whatever the program printed before comes first
         const int fd = fileno(b.fp_);
         if (fd >= 0) {
-            write_all(fd, text, len);
-        } else { // memory and cookie streams have no descriptor
+            (void)softcomch::write_all(
+                fd, std::string_view(text, len)); // nowhere to report a failing sink
+        } else {                                  // memory and cookie streams have no descriptor
             fwrite(text, 1, len, b.fp_);
             fflush(b.fp_);
         }
@@ -216,7 +204,7 @@ void write_line(doca_log_backend &b, uint32_t lvl, const char *text, size_t len)
         break;
     }
     case sink::fd:
-        write_all(b.fd_, text, len);
+        (void)softcomch::write_all(b.fd_, std::string_view(text, len));
         break;
     case sink::buf: {
         std::lock_guard lock(b.buf_mu_); // one line at a time in the caller's buffer

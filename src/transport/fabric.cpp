@@ -2,6 +2,7 @@
 #include "transport/fabric.hpp"
 
 #include "common/log.hpp"
+#include "common/posix.hpp"
 #include "common/unique_fd.hpp"
 #include "transport/unix_socket.hpp"
 
@@ -140,12 +141,6 @@ bool parse_u32(const std::string &s, uint32_t &out) noexcept
     return true;
 }
 
-// kill(pid, 0) says "no such process".
-bool process_gone(int pid) noexcept
-{
-    return ::kill(pid, 0) != 0 && errno == ESRCH;
-}
-
 bool file_exists(const std::string &path) noexcept
 {
     struct stat st;
@@ -168,7 +163,7 @@ void cleanup_dead(const std::string &dir, const std::string &info_path)
     if (p == socket_probe::live)
         return;
     SC_LOG_INFO("removing stale endpoint '%s' of pid %d (%s)", e.key.name.c_str(), e.pid,
-                process_gone(e.pid) ? "process gone" : "socket missing");
+                !softcomch::process_exists(e.pid) ? "process gone" : "socket missing");
     if (p == socket_probe::stale)
         ::unlink(e.socket_path.c_str());
     ::unlink(info_path.c_str());
@@ -181,7 +176,7 @@ bool dead_tmp(const std::string &name)
     const auto pos = name.rfind(k_tmp_marker);
     uint32_t pid = 0;
     return pos != std::string::npos && parse_u32(name.substr(pos + k_tmp_marker.size()), pid) &&
-           pid != 0 && process_gone(int(pid));
+           pid != 0 && !softcomch::process_exists(int(pid));
 }
 
 } // namespace
@@ -394,7 +389,7 @@ void remove_endpoint(const endpoint_info &info) noexcept
 
 bool endpoint_dead(const endpoint_info &e) noexcept
 {
-    return process_gone(e.pid) || !file_exists(e.socket_path);
+    return !softcomch::process_exists(e.pid) || !file_exists(e.socket_path);
 }
 
 fabric_files scan_fabric_dir(const std::string &dir)

@@ -35,6 +35,7 @@
 #include "command.hpp"
 #include "common/error_names.hpp"
 #include "common/json.hpp"
+#include "common/posix.hpp"
 #include "common/log_backend.hpp"
 #include "core/topology.hpp"
 #include "options.hpp"
@@ -181,11 +182,6 @@ std::string library_message(const std::system_error &e)
     if (m.ends_with(tail))
         m.erase(m.size() - tail.size());
     return m;
-}
-
-bool pid_alive(int pid) noexcept
-{
-    return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
 }
 
 // Levenshtein distance, for "did you mean" on misspelt variable names.
@@ -541,12 +537,13 @@ void check_endpoints(report &r, const std::string &fabric, const std::string &di
                       endpoint_where(e) + ")");
         } else {
             ++stale;
-            f.reason = pid_alive(e.pid) ? "socket file missing" : "server process gone";
+            f.reason =
+                softcomch::process_exists(e.pid) ? "socket file missing" : "server process gone";
             r.add(verdict::warn, "endpoint",
                   "stale " + in_quotes(e.key.name) + " (" + endpoint_where(e) + "): server pid " +
                       std::to_string(e.pid) +
-                      (pid_alive(e.pid) ? " is alive but its socket file is missing"
-                                        : " is gone (crashed or killed)") +
+                      (softcomch::process_exists(e.pid) ? " is alive but its socket file is missing"
+                                                        : " is gone (crashed or killed)") +
                       "; its clients wait until a server of that name starts again",
                   "restart the DPU side (its server replaces the stale files), or remove them: "
                   "rm -f " +

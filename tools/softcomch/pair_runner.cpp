@@ -20,6 +20,7 @@
 
 #include "command.hpp"
 #include "common/clock.hpp"
+#include "common/posix.hpp"
 #include "common/unique_fd.hpp"
 #include "transport/fabric.hpp"
 
@@ -47,19 +48,6 @@ std::string format_seconds(double s)
     return buf;
 }
 
-void write_all(int fd, std::string_view data)
-{
-    while (!data.empty()) {
-        ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return; // stdout closed: nothing useful to do
-        }
-        data.remove_prefix(size_t(n));
-    }
-}
-
 void default_sink(side s, stream_kind k, std::string_view line)
 {
     std::string buf;
@@ -69,7 +57,8 @@ void default_sink(side s, stream_kind k, std::string_view line)
     buf += "] ";
     buf += line;
     buf += '\n';
-    write_all(k == stream_kind::out ? STDOUT_FILENO : STDERR_FILENO, buf);
+    (void)softcomch::write_all(k == stream_kind::out ? STDOUT_FILENO : STDERR_FILENO,
+                               buf); // a closed stdout: nothing to do
 }
 
 // One output stream of a child, split into lines.
@@ -225,7 +214,7 @@ std::string spawn(child &c, std::vector<std::string> argv, std::vector<std::stri
         execve(argv_c[0], argv_c.data(), env_c.data());
         std::string msg =
             "softcomch: cannot execute " + argv[0] + ": " + std::strerror(errno) + "\n";
-        write_all(STDERR_FILENO, msg);
+        (void)softcomch::write_all(STDERR_FILENO, msg);
         _exit(127);
     }
     // Parent. Setting the group here as well closes the race with the child's own setpgid().
