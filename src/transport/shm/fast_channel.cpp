@@ -247,41 +247,6 @@ doca_error_t fast_channel::validate_header(const void *mem, uint64_t len,
 
 // ---- memfd life cycle ---------------------------------------------------------------------------
 
-// Moves transfer the mapping and the fd; the source is left empty (valid() == false) so that
-// its destructor unmaps nothing.
-fast_channel::fast_channel(fast_channel &&other) noexcept
-    : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
-      size_(std::exchange(other.size_, 0)), layout_(other.layout_)
-{}
-
-fast_channel &fast_channel::operator=(fast_channel &&other) noexcept
-{
-    // Release our mapping before taking over the other one.
-    if (this != &other) {
-        unmap();
-        fd_ = std::move(other.fd_);                  // closes our old fd, if any
-        base_ = std::exchange(other.base_, nullptr); // the source's destructor unmaps nothing
-        size_ = std::exchange(other.size_, 0);
-        layout_ = other.layout_;
-    }
-    return *this;
-}
-
-// fast_consumer / fast_producer objects bound to this memory must not outlive it.
-fast_channel::~fast_channel()
-{
-    unmap();
-}
-
-// Shared by the destructor and move assignment. munmap cannot fail for a mapping we made.
-void fast_channel::unmap() noexcept
-{
-    if (base_ != nullptr)
-        ::munmap(base_, size_);
-    base_ = nullptr;
-    size_ = 0;
-}
-
 // The consumer side sends the fd once (SCM_RIGHTS duplicates it into the peer) and may then
 // drop its own copy: the mapping keeps the memory alive.
 unique_fd fast_channel::release_fd() noexcept
@@ -335,8 +300,7 @@ doca_error_t fast_channel::create(const fast_channel_params &p, fast_channel &ou
     // `out` held before.
     out = fast_channel();
     out.fd_ = std::move(fd);
-    out.base_ = base;
-    out.size_ = total;
+    out.map_ = mapped_region(base, total);
     out.layout_ = lay;
     return DOCA_SUCCESS;
 }
@@ -374,8 +338,7 @@ doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &
                                                                std::memory_order_relaxed);
     // Hand over; no fd is kept on this side (the caller owns it and may close it at once).
     out = fast_channel();
-    out.base_ = base;
-    out.size_ = expected_size;
+    out.map_ = mapped_region(base, expected_size);
     out.layout_ = lay;
     return DOCA_SUCCESS;
 }

@@ -76,6 +76,7 @@
 // Data-path functions are noexcept, make no system call, take no lock and allocate nothing.
 #pragma once
 
+#include "common/mapped_region.hpp"
 #include "common/unique_fd.hpp"
 
 #include <doca_error.h>
@@ -280,11 +281,13 @@ struct fast_channel_layout {
 class fast_channel {
 public:
     fast_channel() noexcept = default;
-    fast_channel(fast_channel &&other) noexcept;
-    fast_channel &operator=(fast_channel &&other) noexcept;
+    // Moves transfer the mapping and the fd; the source is left empty (valid() == false).
+    fast_channel(fast_channel &&other) noexcept = default;
+    fast_channel &operator=(fast_channel &&other) noexcept = default;
     fast_channel(const fast_channel &) = delete;
     fast_channel &operator=(const fast_channel &) = delete;
-    ~fast_channel();
+    // fast_consumer / fast_producer objects bound to this memory must not outlive it.
+    ~fast_channel() = default;
 
     // Queue capacity for `num_tasks` tasks: the smallest power of two >= num_tasks and >= 2
     // (the per-slot sequence protocol needs two slots to tell "posted" from "free for the
@@ -319,19 +322,16 @@ public:
     static doca_error_t attach(int fd, uint64_t expected_size, fast_channel &out,
                                bool prefault = true) noexcept;
 
-    bool valid() const noexcept { return base_ != nullptr; }
+    bool valid() const noexcept { return bool(map_); }
     int fd() const noexcept { return fd_.get(); }
     unique_fd release_fd() noexcept;
-    void *base() const noexcept { return base_; }
-    uint64_t size() const noexcept { return size_; }
+    void *base() const noexcept { return map_.base(); }
+    uint64_t size() const noexcept { return map_.size(); }
     const fast_channel_layout &layout() const noexcept { return layout_; }
 
 private:
-    void unmap() noexcept;
-
     unique_fd fd_;
-    void *base_ = nullptr;
-    uint64_t size_ = 0;
+    mapped_region map_;
     fast_channel_layout layout_;
 };
 

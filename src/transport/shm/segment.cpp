@@ -127,45 +127,6 @@ int create_shm_fd(bool *sealable) noexcept
 
 } // namespace
 
-// Moves transfer the mapping and the fd; the source is left empty (valid() == false) so that
-// its destructor unmaps nothing.
-segment::segment(segment &&other) noexcept
-    : fd_(std::move(other.fd_)), base_(std::exchange(other.base_, nullptr)),
-      size_(std::exchange(other.size_, 0)), layout_(other.layout_)
-{}
-
-// Move assignment: the current mapping (if any) is released first, then ownership moves.
-segment &segment::operator=(segment &&other) noexcept
-{
-    // Release our mapping before taking over the other one.
-    if (this != &other) {
-        unmap();
-        fd_ = std::move(other.fd_);
-        base_ = std::exchange(other.base_, nullptr);
-        size_ = std::exchange(other.size_, 0);
-        layout_ = other.layout_;
-    }
-    return *this;
-}
-
-// The mapping goes with the object. Rings attached to it must not outlive it (their pointers
-// would dangle); the owner (the connection) destroys rings first.
-segment::~segment()
-{
-    unmap();
-}
-
-// Shared by the destructor and move assignment. munmap cannot fail for a mapping we made, and
-// there would be nothing useful to do about it here anyway.
-void segment::unmap() noexcept
-{
-    // The mapping is the only resource besides the fd (closed by unique_fd).
-    if (base_ != nullptr)
-        ::munmap(base_, size_);
-    base_ = nullptr;
-    size_ = 0;
-}
-
 // The server sends the fd once (SCM_RIGHTS duplicates it into the client) and may then drop
 // its own copy: the mapping keeps the memory alive. Empty on the attach side.
 unique_fd segment::release_fd() noexcept
@@ -266,8 +227,7 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     // first releases whatever `out` held before.
     out = segment();
     out.fd_ = std::move(fd);
-    out.base_ = base;
-    out.size_ = total;
+    out.map_ = mapped_region(base, total);
     out.layout_ =
         segment_layout{total, params.generation, uint32_t(::getpid()), {descs[c2s], descs[s2c]}};
     return DOCA_SUCCESS;
@@ -389,8 +349,7 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
     // Hand over (no fd kept on this side: the caller owns it and may close it right away; the
     // mapping keeps the memory alive).
     out = segment();
-    out.base_ = base;
-    out.size_ = expected_size;
+    out.map_ = mapped_region(base, expected_size);
     out.layout_ = layout;
     return DOCA_SUCCESS;
 }
@@ -400,7 +359,7 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
 void *segment::ring_mem(ring_dir d) const noexcept
 {
     // Offsets come from the validated, process-local layout copy.
-    return static_cast<uint8_t *>(base_) + layout_.rings[d].offset;
+    return static_cast<uint8_t *>(map_.base()) + layout_.rings[d].offset;
 }
 
 uint64_t segment::ring_size(ring_dir d) const noexcept
@@ -413,7 +372,7 @@ uint64_t segment::ring_size(ring_dir d) const noexcept
 doca_error_t segment::producer(ring_dir d, ring_producer &p) const noexcept
 {
     // Re-validates the ring's config (cheap; control path). An empty segment has no rings.
-    if (base_ == nullptr || d > s2c)
+    if (!map_ || d > s2c)
         return DOCA_ERROR_BAD_STATE;
     return p.attach(ring_mem(d), ring_size(d));
 }
@@ -422,7 +381,7 @@ doca_error_t segment::producer(ring_dir d, ring_producer &p) const noexcept
 doca_error_t segment::consumer(ring_dir d, ring_consumer &c) const noexcept
 {
     // Re-validates the ring's config (cheap; control path).
-    if (base_ == nullptr || d > s2c)
+    if (!map_ || d > s2c)
         return DOCA_ERROR_BAD_STATE;
     return c.attach(ring_mem(d), ring_size(d));
 }

@@ -20,6 +20,7 @@
 // between threads; the words inside it follow the ring's and the header's own rules.
 #pragma once
 
+#include "common/mapped_region.hpp"
 #include "common/unique_fd.hpp"
 #include "transport/shm/ring.hpp"
 
@@ -128,11 +129,14 @@ struct segment_layout {
 class segment {
 public:
     segment() noexcept = default;
-    segment(segment &&other) noexcept;
-    segment &operator=(segment &&other) noexcept;
+    // Moves transfer the mapping and the fd; the source is left empty (valid() == false).
+    segment(segment &&other) noexcept = default;
+    segment &operator=(segment &&other) noexcept = default;
     segment(const segment &) = delete;
     segment &operator=(const segment &) = delete;
-    ~segment();
+    // The mapping goes with the object. Rings attached to it must not outlive it (their pointers
+    // would dangle); the owner (the connection) destroys rings first.
+    ~segment() = default;
 
     // Bytes of a segment with these rings (header + two page-aligned rings); 0 if invalid.
     static uint64_t size_for(const ring_params &c2s_params, const ring_params &s2c_params) noexcept;
@@ -159,13 +163,13 @@ public:
     static doca_error_t validate_header(const void *mem, uint64_t len,
                                         segment_layout *out) noexcept;
 
-    bool valid() const noexcept { return base_ != nullptr; }
+    bool valid() const noexcept { return bool(map_); }
     // The memfd (creator side; -1 on the attach side).
     int fd() const noexcept { return fd_.get(); }
     // Gives up the fd (e.g. once it has been sent to the client); the mapping stays.
     unique_fd release_fd() noexcept;
-    uint64_t size() const noexcept { return size_; }
-    void *base() const noexcept { return base_; }
+    uint64_t size() const noexcept { return map_.size(); }
+    void *base() const noexcept { return map_.base(); }
     const segment_layout &layout() const noexcept { return layout_; }
 
     // The memory of ring `d` (pass to ring_producer/ring_consumer::attach).
@@ -184,12 +188,10 @@ public:
     uint32_t pid(side s) const noexcept;
 
 private:
-    segment_header *header() const noexcept { return static_cast<segment_header *>(base_); }
-    void unmap() noexcept;
+    segment_header *header() const noexcept { return static_cast<segment_header *>(map_.base()); }
 
     unique_fd fd_;
-    void *base_ = nullptr;
-    uint64_t size_ = 0;
+    mapped_region map_;
     segment_layout layout_;
 };
 

@@ -965,36 +965,18 @@ doca_error_t unexport_memory(exported_memory &m) noexcept
     return DOCA_SUCCESS;
 }
 
-// Moves transfer the mapping; the source is left empty (its destructor unmaps nothing).
+// Moves transfer the mapping; the source is left empty (its target no longer points anywhere).
 peer_mapping::peer_mapping(peer_mapping &&other) noexcept
-    : map_(std::exchange(other.map_, nullptr)), map_size_(std::exchange(other.map_size_, 0)),
-      target_(std::exchange(other.target_, peer_target{}))
+    : map_(std::move(other.map_)), target_(std::exchange(other.target_, peer_target{}))
 {}
 
 peer_mapping &peer_mapping::operator=(peer_mapping &&other) noexcept
 {
     if (this != &other) {
-        unmap();
-        map_ = std::exchange(other.map_, nullptr);
-        map_size_ = std::exchange(other.map_size_, 0);
+        map_ = std::move(other.map_); // unmaps ours first
         target_ = std::exchange(other.target_, peer_target{});
     }
     return *this;
-}
-
-// Copies of target() must not outlive this: their `local` points into the mapping.
-peer_mapping::~peer_mapping()
-{
-    unmap();
-}
-
-void peer_mapping::unmap() noexcept
-{
-    if (map_ != nullptr)
-        ::munmap(map_, map_size_);
-    map_ = nullptr;
-    map_size_ = 0;
-    target_ = peer_target{};
 }
 
 // The producer's view of consumer address `peer_addr`: local = mapping + (peer_addr - window
@@ -1050,8 +1032,7 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
     // kernels (EINVAL) keep the first-write faults.
     (void)::madvise(m, d.map_size, k_madv_populate_write);
     out = peer_mapping();
-    out.map_ = m;
-    out.map_size_ = d.map_size;
+    out.map_ = mapped_region(m, d.map_size);
     out.target_ = peer_target{memory_mechanism::shared, d.addr, d.len,
                               static_cast<uint8_t *>(m) + (d.addr - d.map_base), 0};
     return DOCA_SUCCESS;

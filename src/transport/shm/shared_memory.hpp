@@ -81,6 +81,7 @@
 // guards the registry of shared ranges). copy_to_peer() is thread-safe (no state).
 #pragma once
 
+#include "common/mapped_region.hpp"
 #include "common/unique_fd.hpp"
 
 #include <doca_error.h>
@@ -234,7 +235,8 @@ public:
     peer_mapping &operator=(peer_mapping &&other) noexcept;
     peer_mapping(const peer_mapping &) = delete;
     peer_mapping &operator=(const peer_mapping &) = delete;
-    ~peer_mapping();
+    // Copies of target() must not outlive this: their `local` points into the mapping.
+    ~peer_mapping() = default;
 
     // Local pointer for consumer address `peer_addr`, or nullptr unless [peer_addr,
     // peer_addr + len) lies inside the window (shared mechanism only; overflow-safe).
@@ -244,10 +246,8 @@ public:
 
 private:
     friend doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept;
-    void unmap() noexcept;
 
-    void *map_ = nullptr; // shared: our mapping of the fd
-    uint64_t map_size_ = 0;
+    mapped_region map_; // shared: our mapping of the fd
     peer_target target_;
 };
 
