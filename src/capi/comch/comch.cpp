@@ -6,70 +6,32 @@
 #include <cstring>
 #include <memory>
 
+#include "capi/handle.hpp"
 #include "comch/client.hpp"
 #include "comch/connection.hpp"
 #include "comch/server.hpp"
 #include "common/guard.hpp"
 #include "core/device.hpp"
 
+using softcomch::api_function;
 using softcomch::guard;
-using softcomch::guard_value;
-using softcomch::object_kind;
+using softcomch::capi::usable;
 
 namespace {
 
-bool valid_ctx(const doca_ctx *c) noexcept
-{
-    return c && c->tag_.is(object_kind::ctx);
-}
-// The tag says "a live context"; the dynamic type says which one (a client passed where a server
-// is expected is refused, not misused).
-bool valid(const doca_comch_server *s) noexcept
-{
-    return valid_ctx(s) && static_cast<const doca_ctx *>(s)->as<doca_comch_server>();
-}
-bool valid(const doca_comch_client *c) noexcept
-{
-    return valid_ctx(c) && static_cast<const doca_ctx *>(c)->as<doca_comch_client>();
-}
-bool valid(const doca_comch_connection *c) noexcept
-{
-    return c && c->tag_.is(object_kind::connection);
-}
-bool valid(const doca_devinfo *d) noexcept
-{
-    return d && d->tag_.is(object_kind::devinfo);
-}
-bool valid(const doca_dev *d) noexcept
-{
-    return d && d->tag_.is(object_kind::dev);
-}
-bool valid(const doca_dev_rep *r) noexcept
-{
-    return r && r->tag_.is(object_kind::dev_rep);
-}
-
-#define SC_CHECK(obj, what)                                                                        \
-    do {                                                                                           \
-        if (!valid(obj))                                                                           \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, ::softcomch::api_function(),       \
-                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                          \
-    } while (0)
-
 // Name length check shared by server and client create.
-doca_error_t check_name(const char *func, const doca_devinfo *info, const char *name)
+doca_error_t check_name(const doca_devinfo *info, const char *name)
 {
-    if (!name)
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: name is NULL", func);
+    SC_CHECK_NOT_NULL(name);
     uint32_t max = info->comch().max_name_len; // includes the terminating NUL
     size_t len = strnlen(name, max);
     if (len == 0)
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the name is empty", func);
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the name is empty", api_function());
     if (len >= max)
         SC_REFUSE(
             DOCA_ERROR_INVALID_VALUE,
             "%s: the name is too long (at most %u characters; see doca_comch_cap_get_max_name_len)",
-            func, max - 1);
+            api_function(), max - 1);
     return DOCA_SUCCESS;
 }
 
@@ -77,11 +39,8 @@ template <typename Fn>
 doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
 {
     return guard(func, [&]() -> doca_error_t {
-        if (!valid(devinfo))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s devinfo", func,
-                      devinfo ? "invalid" : "NULL");
-        if (!out)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: output pointer is NULL", func);
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(out);
         *out = get(devinfo->comch());
         return DOCA_SUCCESS;
     });
@@ -97,7 +56,7 @@ doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *c
                                                  union doca_data user_data)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(connection, "connection");
+        SC_REQUIRE(connection);
         connection->user_data_ = user_data;
         return DOCA_SUCCESS;
     });
@@ -105,42 +64,33 @@ doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *c
 
 union doca_data doca_comch_connection_get_user_data(const struct doca_comch_connection *connection)
 {
-    if (!valid(connection)) {
-        SC_LOG_ERR("doca_comch_connection_get_user_data: %s connection",
-                   connection ? "invalid" : "NULL");
+    if (!usable(connection, "connection", __func__))
         return doca_data{};
-    }
     return connection->user_data_;
 }
 
 struct doca_comch_server *
 doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection)
 {
-    if (!valid(connection)) {
-        SC_LOG_ERR("doca_comch_server_get_server_ctx: %s connection",
-                   connection ? "invalid" : "NULL");
+    if (!usable(connection, "connection", __func__))
         return nullptr;
-    }
     return connection->owner_->as<doca_comch_server>();
 }
 
 struct doca_comch_client *
 doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
 {
-    if (!valid(connection)) {
-        SC_LOG_ERR("doca_comch_client_get_client_ctx: %s connection",
-                   connection ? "invalid" : "NULL");
+    if (!usable(connection, "connection", __func__))
         return nullptr;
-    }
     return connection->owner_->as<doca_comch_client>();
 }
 
 doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_connection, "connection");
+        SC_REQUIRE(comch_connection);
         if (comch_connection->state_ == doca_comch_connection::state::closed) {
-            SC_LOG_DBG("doca_comch_connection_update_info: the connection is closed");
+            SC_LOG_DBG("%s: the connection is closed", api_function());
             return DOCA_ERROR_CONNECTION_ABORTED;
         }
         comch_connection->snapshot_ = comch_connection->live_;
@@ -153,7 +103,7 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
                                                uint64_t *counter_value)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_connection, "connection");
+        SC_REQUIRE(comch_connection);
         SC_CHECK_NOT_NULL(counter_value);
         const auto &s = comch_connection->snapshot_;
         // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
@@ -173,8 +123,7 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
             *counter_value = s.recv_bytes;
             return DOCA_SUCCESS;
         }
-        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", ::softcomch::api_function(),
-                  counter);
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown counter %d", api_function(), counter);
     });
 }
 
@@ -213,7 +162,7 @@ doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinf
 doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(devinfo, "devinfo");
+        SC_REQUIRE(devinfo);
         return devinfo->server_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
     });
 }
@@ -221,7 +170,7 @@ doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devin
 doca_error_t doca_comch_cap_client_is_supported(const struct doca_devinfo *devinfo)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(devinfo, "devinfo");
+        SC_REQUIRE(devinfo);
         return devinfo->client_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
     });
 }
@@ -232,25 +181,23 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
                                       const char *name, struct doca_comch_server **comch_server)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(dev, "device");
-        SC_CHECK(repr, "representor");
+        SC_REQUIRE(dev);
+        SC_REQUIRE(repr);
         SC_CHECK_NOT_NULL(comch_server);
         doca_devinfo *info = dev->info();
-        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name);
-            rc != DOCA_SUCCESS)
+        if (doca_error_t rc = check_name(info, name); rc != DOCA_SUCCESS)
             return rc;
         if (!info->server_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
                       "%s: device %s cannot run a Comch server (servers run on the DPU side; "
                       "doca_comch_cap_server_is_supported says so)",
-                      ::softcomch::api_function(), info->pci_addr().c_str());
+                      api_function(), info->pci_addr().c_str());
         if (repr->info()->manager() != info)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
                       "%s: representor %s is not managed by device %s (list the device's "
                       "representors with "
                       "doca_devinfo_rep_create_list)",
-                      ::softcomch::api_function(), repr->info()->name().c_str(),
-                      info->pci_addr().c_str());
+                      api_function(), repr->info()->name().c_str(), info->pci_addr().c_str());
         *comch_server = new doca_comch_server(dev, repr, name);
         return DOCA_SUCCESS;
     });
@@ -259,11 +206,11 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
 doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         if (!comch_server->is_idle())
-            SC_REFUSE(
-                DOCA_ERROR_IN_USE, "%s: the server is %s; stop it and progress until IDLE first",
-                ::softcomch::api_function(), softcomch::core::state_name(comch_server->state()));
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "%s: the server is %s; stop it and progress until IDLE first", api_function(),
+                      softcomch::core::state_name(comch_server->state()));
         delete comch_server;
         return DOCA_SUCCESS;
     });
@@ -273,8 +220,8 @@ doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_
                                                 uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
-        return comch_server->set_max_msg_size(size, ::softcomch::api_function());
+        SC_REQUIRE(comch_server);
+        return comch_server->set_max_msg_size(size, api_function());
     });
 }
 
@@ -282,7 +229,7 @@ doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *
                                                 uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         SC_CHECK_NOT_NULL(size);
         *size = comch_server->max_msg_size();
         return DOCA_SUCCESS;
@@ -293,8 +240,8 @@ doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *com
                                                    uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
-        return comch_server->set_recv_queue_size(size, ::softcomch::api_function());
+        SC_REQUIRE(comch_server);
+        return comch_server->set_recv_queue_size(size, api_function());
     });
 }
 
@@ -302,7 +249,7 @@ doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_serve
                                                    uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         SC_CHECK_NOT_NULL(size);
         *size = comch_server->recv_queue_size();
         return DOCA_SUCCESS;
@@ -313,7 +260,7 @@ doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_
                                           struct doca_dev **dev)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         SC_CHECK_NOT_NULL(dev);
         *dev = comch_server->dev();
         return DOCA_SUCCESS;
@@ -324,7 +271,7 @@ doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *co
                                               struct doca_dev_rep **rep)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         SC_CHECK_NOT_NULL(rep);
         *rep = comch_server->rep();
         return DOCA_SUCCESS;
@@ -333,19 +280,15 @@ doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *co
 
 struct doca_ctx *doca_comch_server_as_ctx(struct doca_comch_server *comch_server)
 {
-    if (!valid(comch_server)) {
-        SC_LOG_ERR("doca_comch_server_as_ctx: %s server", comch_server ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return comch_server;
+    return usable(comch_server, "comch_server", __func__) ? comch_server : nullptr;
 }
 
 doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
                                           struct doca_comch_connection *connection)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
-        SC_CHECK(connection, "connection");
+        SC_REQUIRE(comch_server);
+        SC_REQUIRE(connection);
         return comch_server->disconnect(connection);
     });
 }
@@ -355,9 +298,9 @@ doca_error_t doca_comch_server_task_send_set_conf(
     doca_comch_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
-                                                ::softcomch::api_function());
+                                                api_function());
     });
 }
 
@@ -367,12 +310,11 @@ doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *co
                                                     struct doca_comch_task_send **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
-        SC_CHECK(peer, "connection");
+        SC_REQUIRE(comch_server);
+        SC_REQUIRE(peer);
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_server->task_send_alloc_init(peer, msg, len, task,
-                                                  ::softcomch::api_function());
+        return comch_server->task_send_alloc_init(peer, msg, len, task, api_function());
     });
 }
 
@@ -380,8 +322,8 @@ doca_error_t doca_comch_server_event_msg_recv_register(struct doca_comch_server 
                                                        doca_comch_event_msg_recv_cb_t recv_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
-        return comch_server->event_msg_recv_register(recv_event_cb, ::softcomch::api_function());
+        SC_REQUIRE(comch_server);
+        return comch_server->event_msg_recv_register(recv_event_cb, api_function());
     });
 }
 
@@ -391,9 +333,9 @@ doca_error_t doca_comch_server_event_connection_status_changed_register(
     doca_comch_event_connection_status_changed_cb_t disconnect_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
+        SC_REQUIRE(comch_server);
         return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb,
-                                                       ::softcomch::api_function());
+                                                       api_function());
     });
 }
 
@@ -403,9 +345,9 @@ doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server
                                           doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_server, "server");
-        return comch_server->event_consumer_register(
-            new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
+        SC_REQUIRE(comch_server);
+        return comch_server->event_consumer_register(new_consumer_event_cb,
+                                                     expired_consumer_event_cb, api_function());
     });
 }
 
@@ -415,17 +357,16 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
                                       struct doca_comch_client **comch_client)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(dev, "device");
+        SC_REQUIRE(dev);
         SC_CHECK_NOT_NULL(comch_client);
         doca_devinfo *info = dev->info();
-        if (doca_error_t rc = check_name(::softcomch::api_function(), info, name);
-            rc != DOCA_SUCCESS)
+        if (doca_error_t rc = check_name(info, name); rc != DOCA_SUCCESS)
             return rc;
         if (!info->client_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
                       "%s: device %s cannot run a Comch client (clients run on the host side; "
                       "doca_comch_cap_client_is_supported says so)",
-                      ::softcomch::api_function(), info->pci_addr().c_str());
+                      api_function(), info->pci_addr().c_str());
         *comch_client = new doca_comch_client(dev, name);
         return DOCA_SUCCESS;
     });
@@ -434,11 +375,11 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
 doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
+        SC_REQUIRE(comch_client);
         if (!comch_client->is_idle())
-            SC_REFUSE(
-                DOCA_ERROR_IN_USE, "%s: the client is %s; stop it and progress until IDLE first",
-                ::softcomch::api_function(), softcomch::core::state_name(comch_client->state()));
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "%s: the client is %s; stop it and progress until IDLE first", api_function(),
+                      softcomch::core::state_name(comch_client->state()));
         delete comch_client;
         return DOCA_SUCCESS;
     });
@@ -448,8 +389,8 @@ doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_
                                                 uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
-        return comch_client->set_max_msg_size(size, ::softcomch::api_function());
+        SC_REQUIRE(comch_client);
+        return comch_client->set_max_msg_size(size, api_function());
     });
 }
 
@@ -457,7 +398,7 @@ doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *
                                                 uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
+        SC_REQUIRE(comch_client);
         SC_CHECK_NOT_NULL(size);
         *size = comch_client->max_msg_size();
         return DOCA_SUCCESS;
@@ -468,8 +409,8 @@ doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *com
                                                    uint32_t size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
-        return comch_client->set_recv_queue_size(size, ::softcomch::api_function());
+        SC_REQUIRE(comch_client);
+        return comch_client->set_recv_queue_size(size, api_function());
     });
 }
 
@@ -477,7 +418,7 @@ doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_clien
                                                    uint32_t *size)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
+        SC_REQUIRE(comch_client);
         SC_CHECK_NOT_NULL(size);
         *size = comch_client->recv_queue_size();
         return DOCA_SUCCESS;
@@ -488,7 +429,7 @@ doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_
                                           struct doca_dev **dev)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
+        SC_REQUIRE(comch_client);
         SC_CHECK_NOT_NULL(dev);
         *dev = comch_client->dev();
         return DOCA_SUCCESS;
@@ -497,24 +438,19 @@ doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_
 
 struct doca_ctx *doca_comch_client_as_ctx(struct doca_comch_client *comch_client)
 {
-    if (!valid(comch_client)) {
-        SC_LOG_ERR("doca_comch_client_as_ctx: %s client", comch_client ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return comch_client;
+    return usable(comch_client, "comch_client", __func__) ? comch_client : nullptr;
 }
 
 doca_error_t doca_comch_client_get_connection(const struct doca_comch_client *comch_client,
                                               struct doca_comch_connection **connection)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
+        SC_REQUIRE(comch_client);
         SC_CHECK_NOT_NULL(connection);
         if (comch_client->state() != DOCA_CTX_STATE_RUNNING || !comch_client->connection())
             SC_REFUSE(DOCA_ERROR_BAD_STATE,
                       "%s: the client is %s; its connection exists once it is RUNNING",
-                      ::softcomch::api_function(),
-                      softcomch::core::state_name(comch_client->state()));
+                      api_function(), softcomch::core::state_name(comch_client->state()));
         *connection = comch_client->connection();
         return DOCA_SUCCESS;
     });
@@ -525,9 +461,9 @@ doca_error_t doca_comch_client_task_send_set_conf(
     doca_comch_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
+        SC_REQUIRE(comch_client);
         return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
-                                                ::softcomch::api_function());
+                                                api_function());
     });
 }
 
@@ -537,12 +473,11 @@ doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *co
                                                     struct doca_comch_task_send **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
-        SC_CHECK(peer, "connection");
+        SC_REQUIRE(comch_client);
+        SC_REQUIRE(peer);
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_client->task_send_alloc_init(peer, msg, len, task,
-                                                  ::softcomch::api_function());
+        return comch_client->task_send_alloc_init(peer, msg, len, task, api_function());
     });
 }
 
@@ -550,8 +485,8 @@ doca_error_t doca_comch_client_event_msg_recv_register(struct doca_comch_client 
                                                        doca_comch_event_msg_recv_cb_t recv_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
-        return comch_client->event_msg_recv_register(recv_event_cb, ::softcomch::api_function());
+        SC_REQUIRE(comch_client);
+        return comch_client->event_msg_recv_register(recv_event_cb, api_function());
     });
 }
 
@@ -561,20 +496,15 @@ doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client
                                           doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_client, "client");
-        return comch_client->event_consumer_register(
-            new_consumer_event_cb, expired_consumer_event_cb, ::softcomch::api_function());
+        SC_REQUIRE(comch_client);
+        return comch_client->event_consumer_register(new_consumer_event_cb,
+                                                     expired_consumer_event_cb, api_function());
     });
 }
 
 struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task)
 {
-    if (!softcomch::core::is_task_of(task)) {
-        SC_LOG_ERR("doca_comch_task_send_as_task: %s task",
-                   task ? "invalid (freed, foreign, or of another kind)" : "NULL");
-        return nullptr;
-    }
-    return task;
+    return usable(task, "task", __func__) ? task : nullptr;
 }
 
 } // extern "C"

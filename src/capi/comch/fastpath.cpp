@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "capi/handle.hpp"
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
 #include "comch/consumer.hpp"
@@ -18,51 +19,10 @@
 
 using softcomch::api_function;
 using softcomch::guard;
-using softcomch::object_kind;
+using softcomch::capi::usable;
+using softcomch::capi::why_unusable;
 
 namespace {
-
-bool valid_ctx(const doca_ctx *c) noexcept
-{
-    return c && c->tag_.is(object_kind::ctx);
-}
-bool valid(const doca_comch_consumer *c) noexcept
-{
-    return valid_ctx(c) && static_cast<const doca_ctx *>(c)->as<doca_comch_consumer>();
-}
-bool valid(const doca_comch_producer *p) noexcept
-{
-    return valid_ctx(p) && static_cast<const doca_ctx *>(p)->as<doca_comch_producer>();
-}
-bool valid(const doca_comch_connection *c) noexcept
-{
-    return c && c->tag_.is(object_kind::connection);
-}
-bool valid(const doca_mmap *m) noexcept
-{
-    return m && m->tag_.is(object_kind::mmap);
-}
-bool valid(const doca_buf *b) noexcept
-{
-    return b && b->tag_.is(object_kind::buf);
-}
-bool valid(const doca_devinfo *d) noexcept
-{
-    return d && d->tag_.is(object_kind::devinfo);
-}
-// A live task of the accessor's own kind: a control-path send task cast to a producer task (or
-// any other mix-up) is refused, not written at the wrong offset.
-template <typename T> bool valid_task(const T *t) noexcept
-{
-    return softcomch::core::is_task_of(t);
-}
-
-#define SC_CHECK(obj, what)                                                                        \
-    do {                                                                                           \
-        if (!valid(obj))                                                                           \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s " what, api_function(),                    \
-                      (obj) ? "invalid (destroyed or foreign)" : "NULL");                          \
-    } while (0)
 
 // The connection must be open and its owner RUNNING to carry producers and consumers.
 doca_error_t check_connection(const doca_comch_connection *conn)
@@ -77,7 +37,7 @@ template <typename Fn>
 doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
 {
     return guard(func, [&]() -> doca_error_t {
-        SC_CHECK(devinfo, "devinfo");
+        SC_REQUIRE(devinfo);
         SC_CHECK_NOT_NULL(out);
         *out = get(devinfo->comch());
         return DOCA_SUCCESS;
@@ -87,7 +47,7 @@ doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *ou
 doca_error_t fastpath_supported(const char *func, const doca_devinfo *devinfo)
 {
     return guard(func, [&]() -> doca_error_t {
-        SC_CHECK(devinfo, "devinfo");
+        SC_REQUIRE(devinfo);
         // Producers and consumers run on both sides, on any device that can hold a connection.
         return devinfo->server_capable() || devinfo->client_capable() ? DOCA_SUCCESS
                                                                       : DOCA_ERROR_NOT_SUPPORTED;
@@ -120,8 +80,8 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
                                         struct doca_comch_consumer **consumer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_connection, "connection");
-        SC_CHECK(buf_mmap, "mmap");
+        SC_REQUIRE(comch_connection);
+        SC_REQUIRE(buf_mmap);
         SC_CHECK_NOT_NULL(consumer);
         if (doca_error_t rc = check_connection(comch_connection); rc != DOCA_SUCCESS)
             return rc;
@@ -142,7 +102,7 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
 doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(consumer, "consumer");
+        SC_REQUIRE(consumer);
         if (!consumer->is_idle())
             SC_REFUSE(DOCA_ERROR_IN_USE,
                       "%s: the consumer is %s; stop it and progress until IDLE first",
@@ -160,7 +120,7 @@ doca_error_t doca_comch_consumer_cap_is_supported(const struct doca_devinfo *dev
 doca_error_t doca_comch_consumer_get_id(const struct doca_comch_consumer *consumer, uint32_t *id)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(consumer, "consumer");
+        SC_REQUIRE(consumer);
         SC_CHECK_NOT_NULL(id);
         *id = consumer->id();
         return DOCA_SUCCESS;
@@ -205,7 +165,7 @@ doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consum
                                                   uint32_t *imm_data_len)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(consumer, "consumer");
+        SC_REQUIRE(consumer);
         SC_CHECK_NOT_NULL(imm_data_len);
         *imm_data_len = consumer->imm_data_len();
         return DOCA_SUCCESS;
@@ -216,18 +176,14 @@ doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *co
                                                   uint32_t imm_data_len)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(consumer, "consumer");
+        SC_REQUIRE(consumer);
         return consumer->set_imm_data_len(imm_data_len, api_function());
     });
 }
 
 struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer)
 {
-    if (!valid(consumer)) {
-        SC_LOG_ERR("doca_comch_consumer_as_ctx: %s consumer", consumer ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return consumer;
+    return usable(consumer, "consumer", __func__) ? consumer : nullptr;
 }
 
 doca_error_t doca_comch_consumer_task_post_recv_set_conf(
@@ -236,7 +192,7 @@ doca_error_t doca_comch_consumer_task_post_recv_set_conf(
     doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(consumer, "consumer");
+        SC_REQUIRE(consumer);
         return consumer->task_post_recv_set_conf(task_completion_cb, task_error_cb,
                                                  num_post_recv_tasks, api_function());
     });
@@ -248,8 +204,8 @@ doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consum
                                               struct doca_comch_consumer_task_post_recv **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(consumer, "consumer");
-        SC_CHECK(buf, "buffer");
+        SC_REQUIRE(consumer);
+        SC_REQUIRE(buf);
         SC_CHECK_NOT_NULL(task);
         return consumer->task_post_recv_alloc_init(buf, task);
     });
@@ -258,24 +214,16 @@ doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consum
 struct doca_buf *
 doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
 {
-    if (!valid_task(task)) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_get_buf: %s task",
-                   task ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return task->buf_;
+    return usable(task, "task", __func__) ? task->buf_ : nullptr;
 }
 
 void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task,
                                                 struct doca_buf *buf)
 {
-    if (!valid_task(task) || !valid(buf)) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_set_buf: %s",
-                   !valid_task(task) ? "invalid task" : "invalid buffer");
+    if (!usable(task, "task", __func__) || !usable(buf, "buf", __func__))
         return;
-    }
     if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_set_buf: the task is in flight");
+        SC_LOG_ERR("%s: the task is in flight", __func__);
         return;
     }
     task->buf_ = buf;
@@ -284,30 +232,25 @@ void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_
 uint32_t doca_comch_consumer_task_post_recv_get_producer_id(
     const struct doca_comch_consumer_task_post_recv *task)
 {
-    return valid_task(task) ? task->producer_id_ : 0;
+    return why_unusable(task) ? 0 : task->producer_id_;
 }
 
 const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
     const struct doca_comch_consumer_task_post_recv *task)
 {
-    return valid_task(task) && task->imm_len_ ? task->imm_ : nullptr;
+    return why_unusable(task) || task->imm_len_ == 0 ? nullptr : task->imm_;
 }
 
 uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
     const struct doca_comch_consumer_task_post_recv *task)
 {
-    return valid_task(task) ? task->imm_len_ : 0;
+    return why_unusable(task) ? 0 : task->imm_len_;
 }
 
 struct doca_task *
 doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
 {
-    if (!valid_task(task)) {
-        SC_LOG_ERR("doca_comch_consumer_task_post_recv_as_task: %s task",
-                   task ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return task;
+    return usable(task, "task", __func__) ? task : nullptr;
 }
 
 // ---- DPA consumer completions: no DPA on the emulated device ----
@@ -396,7 +339,7 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
                                         struct doca_comch_producer **producer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(comch_connection, "connection");
+        SC_REQUIRE(comch_connection);
         SC_CHECK_NOT_NULL(producer);
         if (doca_error_t rc = check_connection(comch_connection); rc != DOCA_SUCCESS)
             return rc;
@@ -414,7 +357,7 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
 doca_error_t doca_comch_producer_destroy(struct doca_comch_producer *producer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(producer, "producer");
+        SC_REQUIRE(producer);
         if (!producer->is_idle())
             SC_REFUSE(DOCA_ERROR_IN_USE,
                       "%s: the producer is %s; stop it and progress until IDLE first",
@@ -432,7 +375,7 @@ doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *dev
 doca_error_t doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t *id)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(producer, "producer");
+        SC_REQUIRE(producer);
         SC_CHECK_NOT_NULL(id);
         *id = producer->id();
         return DOCA_SUCCESS;
@@ -468,11 +411,7 @@ doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo
 
 struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_producer *producer)
 {
-    if (!valid(producer)) {
-        SC_LOG_ERR("doca_comch_producer_as_ctx: %s producer", producer ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return producer;
+    return usable(producer, "producer", __func__) ? producer : nullptr;
 }
 
 doca_error_t doca_comch_producer_set_dev_max_num_send(struct doca_comch_producer *p, uint32_t)
@@ -496,7 +435,7 @@ doca_error_t doca_comch_producer_task_send_set_conf(
     doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(producer, "producer");
+        SC_REQUIRE(producer);
         return producer->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
                                             api_function());
     });
@@ -508,8 +447,8 @@ doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer
                                                       struct doca_comch_producer_task_send **task)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK(producer, "producer");
-        SC_CHECK(buf, "buffer");
+        SC_REQUIRE(producer);
+        SC_REQUIRE(buf);
         SC_CHECK_NOT_NULL(task);
         return producer->task_send_alloc_init(buf, imm_data, imm_data_len, consumer_id, task);
     });
@@ -518,16 +457,16 @@ doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer
 const struct doca_buf *
 doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
 {
-    return valid_task(task) ? task->buf_ : nullptr;
+    return why_unusable(task) ? nullptr : task->buf_;
 }
 
 void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task,
                                            const struct doca_buf *buf)
 {
-    if (!valid_task(task) || !valid(buf) ||
-        task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR(
-            "doca_comch_producer_task_send_set_buf: invalid task or buffer, or task in flight");
+    if (!usable(task, "task", __func__) || !usable(buf, "buf", __func__))
+        return;
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is in flight", __func__);
         return;
     }
     task->buf_ = buf;
@@ -536,15 +475,16 @@ void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send 
 uint32_t
 doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
 {
-    return valid_task(task) ? task->consumer_id_ : 0;
+    return why_unusable(task) ? 0 : task->consumer_id_;
 }
 
 void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task,
                                                    const uint32_t consumer_id)
 {
-    if (!valid_task(task) || task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR(
-            "doca_comch_producer_task_send_set_consumer_id: invalid task, or task in flight");
+    if (!usable(task, "task", __func__))
+        return;
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is in flight", __func__);
         return;
     }
     task->consumer_id_ = consumer_id;
@@ -553,7 +493,7 @@ void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_ta
 uint8_t *
 doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
 {
-    if (!valid_task(task) || task->imm_len_ == 0)
+    if (why_unusable(task) || task->imm_len_ == 0)
         return nullptr;
     return const_cast<uint8_t *>(task->imm_);
 }
@@ -561,17 +501,20 @@ doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task
 uint32_t
 doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
 {
-    return valid_task(task) ? task->imm_len_ : 0;
+    return why_unusable(task) ? 0 : task->imm_len_;
 }
 
 void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task,
                                                 uint8_t *imm_data, uint32_t imm_data_len)
 {
-    if (!valid_task(task) || task->state_ != softcomch::core::task_state::allocated ||
-        imm_data_len > sizeof task->imm_ || (imm_data_len && !imm_data)) {
-        SC_LOG_ERR("doca_comch_producer_task_send_set_imm_data: invalid task or immediate data (at "
-                   "most %zu bytes)",
-                   sizeof task->imm_);
+    if (!usable(task, "task", __func__))
+        return;
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is in flight", __func__);
+        return;
+    }
+    if (imm_data_len > sizeof task->imm_ || (imm_data_len && !imm_data)) {
+        SC_LOG_ERR("%s: invalid immediate data (at most %zu bytes)", __func__, sizeof task->imm_);
         return;
     }
     task->imm_len_ = imm_data_len;
@@ -581,11 +524,7 @@ void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_
 
 struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)
 {
-    if (!valid_task(task)) {
-        SC_LOG_ERR("doca_comch_producer_task_send_as_task: %s task", task ? "invalid" : "NULL");
-        return nullptr;
-    }
-    return task;
+    return usable(task, "task", __func__) ? task : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,41 +5,23 @@
 
 #include <cstdint>
 
+#include "capi/handle.hpp"
 #include "common/guard.hpp"
 #include "core/buf_inventory.hpp"
 #include "core/mmap.hpp"
 
+using softcomch::api_function;
 using softcomch::guard;
-using softcomch::object_kind;
-
-// Inside the thunks `fn` names the exported function (a lambda's own __func__ is "operator()").
-#define SC_INV_ARG(p)                                                                              \
-    do {                                                                                           \
-        if ((p) == nullptr)                                                                        \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                         \
-    } while (0)
-
-#define SC_INV_OBJ(p, kind, type)                                                                  \
-    do {                                                                                           \
-        SC_INV_ARG(p);                                                                             \
-        if (!(p)->tag_.is(object_kind::kind))                                                      \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
-                      "%s: " #p " (%p) is not a valid " type                                       \
-                      " (destroyed, or another kind of object)",                                   \
-                      fn, static_cast<const void *>(p));                                           \
-    } while (0)
-
-#define SC_INV_CHECK(p) SC_INV_OBJ(p, buf_inventory, "doca_buf_inventory")
 
 extern "C" {
 
 doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inventory **inventory)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_ARG(inventory);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(inventory);
         if (num_elements == 0 || num_elements > UINT32_MAX)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: invalid number of elements %zu (1 to %u)", fn,
-                      num_elements, UINT32_MAX);
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: invalid number of elements %zu (1 to %u)",
+                      api_function(), num_elements, UINT32_MAX);
         *inventory = new doca_buf_inventory(static_cast<uint32_t>(num_elements));
         return DOCA_SUCCESS;
     });
@@ -47,8 +29,8 @@ doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inve
 
 doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
         if (doca_error_t r = inventory->can_destroy(); r != DOCA_SUCCESS)
             return r;
         delete inventory;
@@ -58,16 +40,16 @@ doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 
 doca_error_t doca_buf_inventory_start(struct doca_buf_inventory *inventory)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
         return inventory->start();
     });
 }
 
 doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
         return inventory->stop();
     });
 }
@@ -76,12 +58,12 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
                                                 struct doca_mmap *mmap, void *addr, size_t len,
                                                 void *data, size_t data_len, struct doca_buf **buf)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
-        SC_INV_OBJ(mmap, mmap, "doca_mmap");
-        SC_INV_ARG(addr);
-        SC_INV_ARG(data);
-        SC_INV_ARG(buf);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
+        SC_REQUIRE(mmap);
+        SC_CHECK_NOT_NULL(addr);
+        SC_CHECK_NOT_NULL(data);
+        SC_CHECK_NOT_NULL(buf);
         return inventory->get_buf(mmap, addr, len, data, data_len, buf);
     });
 }
@@ -89,10 +71,10 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
 doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
                                         const struct doca_buf *src_buf, struct doca_buf **dst_buf)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
-        SC_INV_OBJ(src_buf, buf, "doca_buf");
-        SC_INV_ARG(dst_buf);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
+        SC_REQUIRE(src_buf);
+        SC_CHECK_NOT_NULL(dst_buf);
         return inventory->dup(src_buf, dst_buf);
     });
 }
@@ -100,8 +82,8 @@ doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
 doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory,
                                               union doca_data user_data)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
         return inventory->set_user_data(user_data);
     });
 }
@@ -109,9 +91,9 @@ doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *invento
 doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
                                                  uint32_t *num_of_elements)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
-        SC_INV_ARG(num_of_elements);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
+        SC_CHECK_NOT_NULL(num_of_elements);
         *num_of_elements = inventory->num_elements();
         return DOCA_SUCCESS;
     });
@@ -120,9 +102,9 @@ doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory
 doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory,
                                                       uint32_t *num_of_free_elements)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
-        SC_INV_ARG(num_of_free_elements);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
+        SC_CHECK_NOT_NULL(num_of_free_elements);
         *num_of_free_elements = inventory->num_free();
         return DOCA_SUCCESS;
     });
@@ -131,9 +113,9 @@ doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inve
 doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory,
                                               union doca_data *user_data)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
-        SC_INV_ARG(user_data);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
+        SC_CHECK_NOT_NULL(user_data);
         *user_data = inventory->user_data();
         return DOCA_SUCCESS;
     });
@@ -141,8 +123,8 @@ doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *i
 
 doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory, uint32_t num_elements)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_INV_CHECK(inventory);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(inventory);
         return inventory->expand(num_elements);
     });
 }

@@ -3,34 +3,20 @@
 // C API of doca_ctx.h: argument checks and delegation only.
 #include <doca_ctx.h>
 
+#include "capi/handle.hpp"
 #include "common/guard.hpp"
 #include "core/ctx.hpp"
 
+using softcomch::api_function;
 using softcomch::guard;
-using softcomch::object_kind;
-
-namespace {
-
-bool valid(const doca_ctx *c) noexcept
-{
-    return c && c->tag_.is(object_kind::ctx);
-}
-
-#define SC_CHECK_CTX(ctx)                                                                          \
-    do {                                                                                           \
-        if (!valid(ctx))                                                                           \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s context", ::softcomch::api_function(),     \
-                      (ctx) ? "invalid (destroyed or foreign)" : "NULL");                          \
-    } while (0)
-
-} // namespace
+using softcomch::capi::usable;
 
 extern "C" {
 
 doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         return ctx->start();
     });
 }
@@ -38,7 +24,7 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         return ctx->stop();
     });
 }
@@ -46,7 +32,7 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         SC_CHECK_NOT_NULL(num_inflight_tasks);
         *num_inflight_tasks = ctx->inflight();
         return DOCA_SUCCESS;
@@ -56,19 +42,19 @@ doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t 
 doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         SC_CHECK_NOT_NULL(gpu_dev);
-        if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = ctx->require_idle(api_function()); rc != DOCA_SUCCESS)
             return rc;
         SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: no GPU is emulated; the data path runs on the CPU",
-                  ::softcomch::api_function());
+                  api_function());
     });
 }
 
 doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         return ctx->set_user_data(user_data);
     });
 }
@@ -76,7 +62,7 @@ doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_d
 doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         SC_CHECK_NOT_NULL(user_data);
         *user_data = ctx->user_data();
         return DOCA_SUCCESS;
@@ -87,7 +73,7 @@ doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
                                            doca_ctx_state_changed_callback_t cb)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         return ctx->set_state_changed_cb(cb);
     });
 }
@@ -95,7 +81,7 @@ doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
 doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         SC_CHECK_NOT_NULL(state);
         *state = ctx->state();
         return DOCA_SUCCESS;
@@ -104,32 +90,30 @@ doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states
 
 void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 {
-    if (!valid(ctx))
-        SC_LOG_ERR("doca_ctx_flush_tasks: %s context", ctx ? "invalid" : "NULL");
+    (void)usable(ctx, "ctx", __func__);
 }
 
 doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx, struct doca_dpa *dpa_dev)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
+        SC_REQUIRE(ctx);
         SC_CHECK_NOT_NULL(dpa_dev);
-        if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = ctx->require_idle(api_function()); rc != DOCA_SUCCESS)
             return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA",
-                  ::softcomch::api_function());
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA", api_function());
     });
 }
 
 doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx, uint32_t comp_vector)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_CTX(ctx);
-        if (doca_error_t rc = ctx->require_idle(::softcomch::api_function()); rc != DOCA_SUCCESS)
+        SC_REQUIRE(ctx);
+        if (doca_error_t rc = ctx->require_idle(api_function()); rc != DOCA_SUCCESS)
             return rc;
         if (comp_vector != 0)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
                       "%s: completion vector %u does not exist (the emulated device has 1)",
-                      ::softcomch::api_function(), comp_vector);
+                      api_function(), comp_vector);
         return DOCA_SUCCESS;
     });
 }

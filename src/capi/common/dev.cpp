@@ -7,57 +7,26 @@
 #include <cstring>
 #include <string>
 
+#include "capi/handle.hpp"
 #include "common/guard.hpp"
 #include "core/device.hpp"
 
+using softcomch::api_function;
 using softcomch::guard;
 using softcomch::guard_value;
-using softcomch::object_kind;
+using softcomch::capi::usable;
 namespace core = softcomch::core;
-
-// Inside the thunks `fn` names the exported function (a lambda's own __func__ is "operator()").
-#define SC_DEV_ARG(p)                                                                              \
-    do {                                                                                           \
-        if ((p) == nullptr)                                                                        \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " is NULL", fn);                         \
-    } while (0)
-
-#define SC_DEV_OBJ(p, kind, type)                                                                  \
-    do {                                                                                           \
-        SC_DEV_ARG(p);                                                                             \
-        if (!(p)->tag_.is(object_kind::kind))                                                      \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p " (%p) is not a valid " type, fn,        \
-                      static_cast<const void *>(p));                                               \
-    } while (0)
-
-#define SC_DEV_OPEN(p)                                                                             \
-    do {                                                                                           \
-        SC_DEV_ARG(p);                                                                             \
-        if (!core::is_open_device(p))                                                              \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
-                      "%s: " #p " (%p) is not an open doca_dev (closed, or another object)", fn,   \
-                      static_cast<const void *>(p));                                               \
-    } while (0)
-
-#define SC_REP_OPEN(p)                                                                             \
-    do {                                                                                           \
-        SC_DEV_ARG(p);                                                                             \
-        if (!core::is_open_representor(p))                                                         \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,                                                    \
-                      "%s: " #p " (%p) is not an open doca_dev_rep (closed, or another object)",   \
-                      fn, static_cast<const void *>(p));                                           \
-    } while (0)
 
 namespace {
 
 // Copies a name into a caller buffer of `size` bytes, which must be at least `required`.
-doca_error_t copy_name(const char *fn, const std::string &name, char *out, uint32_t size,
-                       uint32_t required, const char *what)
+doca_error_t copy_name(const std::string &name, char *out, uint32_t size, uint32_t required,
+                       const char *what)
 {
     if (size < required)
         SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                  "%s: buffer of %u bytes is too small for the %s (need %u)", fn, size, what,
-                  required);
+                  "%s: buffer of %u bytes is too small for the %s (need %u)", api_function(), size,
+                  what, required);
     size_t n = std::min<size_t>(name.size(), size - 1);
     std::memcpy(out, name.data(), n);
     out[n] = '\0';
@@ -65,12 +34,13 @@ doca_error_t copy_name(const char *fn, const std::string &name, char *out, uint3
 }
 
 template <size_t N>
-doca_error_t copy_bytes(const char *fn, const std::array<uint8_t, N> &bytes, uint8_t *out,
-                        uint32_t size, const char *what)
+doca_error_t copy_bytes(const std::array<uint8_t, N> &bytes, uint8_t *out, uint32_t size,
+                        const char *what)
 {
     if (size < N)
         SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
-                  "%s: buffer of %u bytes is too small for the %s (need %zu)", fn, size, what, N);
+                  "%s: buffer of %u bytes is too small for the %s (need %zu)", api_function(), size,
+                  what, N);
     std::memcpy(out, bytes.data(), N);
     return DOCA_SUCCESS;
 }
@@ -89,17 +59,17 @@ extern "C" {
 
 doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_ARG(dev_list);
-        SC_DEV_ARG(nb_devs);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(dev_list);
+        SC_CHECK_NOT_NULL(nb_devs);
         return core::devinfo_create_list(dev_list, nb_devs);
     });
 }
 
 doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_ARG(dev_list);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(dev_list);
         return core::devinfo_destroy_list(dev_list);
     });
 }
@@ -108,60 +78,60 @@ doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
                                           struct doca_devinfo_rep ***dev_list_rep,
                                           uint32_t *nb_devs_rep)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OPEN(dev);
-        SC_DEV_ARG(dev_list_rep);
-        SC_DEV_ARG(nb_devs_rep);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(dev);
+        SC_CHECK_NOT_NULL(dev_list_rep);
+        SC_CHECK_NOT_NULL(nb_devs_rep);
         return core::devinfo_rep_create_list(dev, filter, dev_list_rep, nb_devs_rep);
     });
 }
 
 doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_ARG(dev_list_rep);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(dev_list_rep);
         return core::devinfo_rep_destroy_list(dev_list_rep);
     });
 }
 
 doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(dev);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(dev);
         return core::dev_open(devinfo, dev);
     });
 }
 
 doca_error_t doca_dev_close(struct doca_dev *dev)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_ARG(dev);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(dev);
         return core::dev_close(dev); // also refuses a handle that is not open
     });
 }
 
 doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_dev *dev)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OPEN(dev);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(dev);
         return DOCA_SUCCESS; // resources of destroyed objects are released at once
     });
 }
 
 doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo, struct doca_dev_rep **dev_rep)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(dev_rep);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(dev_rep);
         return core::dev_rep_open(devinfo, dev_rep);
     });
 }
 
 doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_ARG(dev);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(dev);
         return core::dev_rep_close(dev); // also refuses a handle that is not open
     });
 }
@@ -169,24 +139,14 @@ doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
 struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 {
     return guard_value<doca_devinfo *>(__func__, nullptr, [&]() -> doca_devinfo * {
-        if (!dev || !core::is_open_device(dev)) {
-            SC_LOG_ERR("doca_dev_as_devinfo: %s",
-                       dev ? "dev is not an open doca_dev" : "dev is NULL");
-            return nullptr;
-        }
-        return dev->info();
+        return usable(dev, "dev") ? dev->info() : nullptr;
     });
 }
 
 struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
 {
     return guard_value<doca_devinfo_rep *>(__func__, nullptr, [&]() -> doca_devinfo_rep * {
-        if (!dev_rep || !core::is_open_representor(dev_rep)) {
-            SC_LOG_ERR("doca_dev_rep_as_devinfo: %s",
-                       dev_rep ? "dev_rep is not an open doca_dev_rep" : "dev_rep is NULL");
-            return nullptr;
-        }
-        return dev_rep->info();
+        return usable(dev_rep, "dev_rep") ? dev_rep->info() : nullptr;
     });
 }
 
@@ -194,9 +154,9 @@ struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
 
 doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo, char *pci_addr_str)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(pci_addr_str);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(pci_addr_str);
         write_pci(devinfo->pci_addr(), pci_addr_str);
         return DOCA_SUCCESS;
     });
@@ -205,51 +165,51 @@ doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo, c
 doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo,
                                             const char *pci_addr_str, uint8_t *is_equal)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(pci_addr_str);
-        SC_DEV_ARG(is_equal);
-        return core::pci_addr_equal(fn, devinfo->pci_addr(), pci_addr_str, is_equal);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(pci_addr_str);
+        SC_CHECK_NOT_NULL(is_equal);
+        return core::pci_addr_equal(api_function(), devinfo->pci_addr(), pci_addr_str, is_equal);
     });
 }
 
 doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint8_t *ipv4_addr,
                                         uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(ipv4_addr);
-        return copy_bytes(fn, devinfo->ipv4(), ipv4_addr, size, "IPv4 address");
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(ipv4_addr);
+        return copy_bytes(devinfo->ipv4(), ipv4_addr, size, "IPv4 address");
     });
 }
 
 doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo, uint8_t *ipv6_addr,
                                         uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(ipv6_addr);
-        return copy_bytes(fn, devinfo->ipv6(), ipv6_addr, size, "IPv6 address");
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(ipv6_addr);
+        return copy_bytes(devinfo->ipv6(), ipv6_addr, size, "IPv6 address");
     });
 }
 
 doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8_t *mac_addr,
                                        uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(mac_addr);
-        return copy_bytes(fn, devinfo->mac(), mac_addr, size, "MAC address");
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(mac_addr);
+        return copy_bytes(devinfo->mac(), mac_addr, size, "MAC address");
     });
 }
 
 doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, char *iface_name,
                                          uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(iface_name);
-        return copy_name(fn, devinfo->iface_name(), iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE,
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(iface_name);
+        return copy_name(devinfo->iface_name(), iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE,
                          "interface name (DOCA_DEVINFO_IFACE_NAME_SIZE)");
     });
 }
@@ -257,19 +217,19 @@ doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, cha
 doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name,
                                          uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(ibdev_name);
-        return copy_name(fn, devinfo->ibdev_name(), ibdev_name, size, DOCA_DEVINFO_IBDEV_NAME_SIZE,
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(ibdev_name);
+        return copy_name(devinfo->ibdev_name(), ibdev_name, size, DOCA_DEVINFO_IBDEV_NAME_SIZE,
                          "ibdev name (DOCA_DEVINFO_IBDEV_NAME_SIZE)");
     });
 }
 
 doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo, uint16_t *lid)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(lid);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(lid);
         *lid = 0; // Ethernet (RoCE) ports have no LID
         return DOCA_SUCCESS;
     });
@@ -277,9 +237,9 @@ doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo, uint16_t *
 
 doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo, uint64_t *active_rate)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(active_rate);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(active_rate);
         *active_rate = devinfo->active_rate();
         return DOCA_SUCCESS;
     });
@@ -287,9 +247,9 @@ doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo, ui
 
 doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo, uint16_t *vhca_id)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(vhca_id);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(vhca_id);
         *vhca_id = devinfo->vhca_id();
         return DOCA_SUCCESS;
     });
@@ -298,9 +258,9 @@ doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo, uint16
 doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(const struct doca_devinfo *devinfo,
                                                            uint8_t *is_hotplug_manager)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(is_hotplug_manager);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(is_hotplug_manager);
         *is_hotplug_manager = 0; // no PCI device emulation
         return DOCA_SUCCESS;
     });
@@ -310,9 +270,9 @@ doca_error_t
 doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo *devinfo,
                                                       uint8_t *is_notification_moderation_supported)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(is_notification_moderation_supported);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(is_notification_moderation_supported);
         *is_notification_moderation_supported = 1;
         return DOCA_SUCCESS;
     });
@@ -321,9 +281,9 @@ doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo 
 doca_error_t doca_devinfo_rep_cap_is_filter_all_supported(const struct doca_devinfo *devinfo,
                                                           uint8_t *filter_all_supported)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(filter_all_supported);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(filter_all_supported);
         *filter_all_supported = devinfo->manages_representors() ? 1 : 0;
         return DOCA_SUCCESS;
     });
@@ -332,9 +292,9 @@ doca_error_t doca_devinfo_rep_cap_is_filter_all_supported(const struct doca_devi
 doca_error_t doca_devinfo_rep_cap_is_filter_net_supported(const struct doca_devinfo *devinfo,
                                                           uint8_t *filter_net_supported)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(filter_net_supported);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(filter_net_supported);
         *filter_net_supported = devinfo->manages_representors() ? 1 : 0;
         return DOCA_SUCCESS;
     });
@@ -343,9 +303,9 @@ doca_error_t doca_devinfo_rep_cap_is_filter_net_supported(const struct doca_devi
 doca_error_t doca_devinfo_rep_cap_is_filter_emulated_supported(const struct doca_devinfo *devinfo,
                                                                uint8_t *filter_emulated_supported)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(filter_emulated_supported);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(filter_emulated_supported);
         *filter_emulated_supported = devinfo->manages_representors() ? 1 : 0;
         return DOCA_SUCCESS;
     });
@@ -355,9 +315,9 @@ doca_error_t
 doca_devinfo_cap_is_accelerate_resource_reclaim_supported(const struct doca_devinfo *devinfo,
                                                           uint8_t *is_accelerate_resource_reclaim)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(is_accelerate_resource_reclaim);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(is_accelerate_resource_reclaim);
         *is_accelerate_resource_reclaim = 1;
         return DOCA_SUCCESS;
     });
@@ -366,9 +326,9 @@ doca_devinfo_cap_is_accelerate_resource_reclaim_supported(const struct doca_devi
 doca_error_t doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
                                             enum doca_pci_func_type *pci_func_type)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(pci_func_type);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(pci_func_type);
         *pci_func_type = devinfo->func_type();
         return DOCA_SUCCESS;
     });
@@ -376,13 +336,13 @@ doca_error_t doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
 
 doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint32_t *sf_index)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo, devinfo, "doca_devinfo");
-        SC_DEV_ARG(sf_index);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo);
+        SC_CHECK_NOT_NULL(sf_index);
         if (devinfo->func_type() != DOCA_PCI_FUNC_TYPE_SF) {
             // A normal query while scanning devices, not a caller error: debug level.
-            SC_LOG_DBG("%s: %s (%s) is not a sub-function", fn, devinfo->pci_addr().c_str(),
-                       devinfo->ibdev_name().c_str());
+            SC_LOG_DBG("%s: %s (%s) is not a sub-function", api_function(),
+                       devinfo->pci_addr().c_str(), devinfo->ibdev_name().c_str());
             return DOCA_ERROR_NOT_SUPPORTED;
         }
         *sf_index = devinfo->sf_index();
@@ -395,10 +355,10 @@ doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint3
 doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep, char *rep_vuid,
                                        uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(rep_vuid);
-        return copy_name(fn, devinfo_rep->vuid(), rep_vuid, size, DOCA_DEVINFO_REP_VUID_SIZE,
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(rep_vuid);
+        return copy_name(devinfo_rep->vuid(), rep_vuid, size, DOCA_DEVINFO_REP_VUID_SIZE,
                          "VUID (DOCA_DEVINFO_REP_VUID_SIZE)");
     });
 }
@@ -406,9 +366,9 @@ doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_re
 doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep,
                                                char *pci_addr_str)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(pci_addr_str);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(pci_addr_str);
         write_pci(devinfo_rep->pci_addr(), pci_addr_str);
         return DOCA_SUCCESS;
     });
@@ -417,9 +377,9 @@ doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *de
 doca_error_t doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *devinfo_rep,
                                                 enum doca_pci_func_type *pci_func_type)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(pci_func_type);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(pci_func_type);
         *pci_func_type = devinfo_rep->func_type();
         return DOCA_SUCCESS;
     });
@@ -428,9 +388,9 @@ doca_error_t doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *d
 doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                              uint8_t *is_hotplug)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(is_hotplug);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(is_hotplug);
         *is_hotplug = 0;
         return DOCA_SUCCESS;
     });
@@ -439,11 +399,10 @@ doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devi
 doca_error_t doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devinfo_rep,
                                              char *iface_name, uint32_t size)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(iface_name);
-        return copy_name(fn, devinfo_rep->iface_name(), iface_name, size,
-                         DOCA_DEVINFO_IFACE_NAME_SIZE,
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(iface_name);
+        return copy_name(devinfo_rep->iface_name(), iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE,
                          "interface name (DOCA_DEVINFO_IFACE_NAME_SIZE)");
     });
 }
@@ -451,9 +410,9 @@ doca_error_t doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devi
 doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep,
                                           uint16_t *vhca_id)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(vhca_id);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(vhca_id);
         *vhca_id = devinfo_rep->vhca_id();
         return DOCA_SUCCESS;
     });
@@ -462,11 +421,12 @@ doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo
 doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,
                                                 const char *pci_addr_str, uint8_t *is_equal)
 {
-    return guard(__func__, [&, fn = __func__]() -> doca_error_t {
-        SC_DEV_OBJ(devinfo_rep, devinfo_rep, "doca_devinfo_rep");
-        SC_DEV_ARG(pci_addr_str);
-        SC_DEV_ARG(is_equal);
-        return core::pci_addr_equal(fn, devinfo_rep->pci_addr(), pci_addr_str, is_equal);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(devinfo_rep);
+        SC_CHECK_NOT_NULL(pci_addr_str);
+        SC_CHECK_NOT_NULL(is_equal);
+        return core::pci_addr_equal(api_function(), devinfo_rep->pci_addr(), pci_addr_str,
+                                    is_equal);
     });
 }
 

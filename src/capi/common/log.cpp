@@ -6,70 +6,66 @@
 
 #include <cstdarg>
 
+#include "capi/handle.hpp"
 #include "common/guard.hpp"
 #include "common/log_backend.hpp"
 
 namespace sl = softcomch::log;
+using softcomch::api_function;
 using softcomch::guard;
 using softcomch::guard_value;
 
-// Inside the guard's lambda __func__ names the lambda, so every thunk captures its own name as
-// `fn` first and the checks below report that.
-#define SC_LOG_REQUIRE(cond, ...)                                                                  \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, __VA_ARGS__);                                      \
-    } while (0)
-
-#define SC_LOG_CHECK_PTR(ptr) SC_LOG_REQUIRE((ptr) != nullptr, "%s: " #ptr " is NULL", fn)
-
-#define SC_LOG_CHECK_BACKEND(b)                                                                    \
-    SC_LOG_REQUIRE(sl::is_backend(b), "%s: %s log backend", fn,                                    \
-                   (b) ? "unknown (not created by doca_log_backend_create_*)" : "NULL")
-
-#define SC_LOG_CHECK_LIMIT(level)                                                                  \
-    SC_LOG_REQUIRE(sl::valid_limit(level),                                                         \
-                   "%s: level %u is not a DOCA log level (expected 10..70)", fn, unsigned(level))
-
 namespace {
 
-doca_error_t create_file(const char *fn, sl::family fam, FILE *fptr, doca_log_backend **backend)
+// A level limit outside DOCA's range: logged, naming the exported function.
+bool bad_limit(uint32_t level) noexcept
 {
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_PTR(fptr);
-        SC_LOG_CHECK_PTR(backend);
+    if (sl::valid_limit(level))
+        return false;
+    SC_LOG_ERR("%s: level %u is not a DOCA log level (expected 10..70)", api_function(),
+               unsigned(level));
+    return true;
+}
+
+doca_error_t create_file(const char *func, sl::family fam, FILE *fptr, doca_log_backend **backend)
+{
+    return guard(func, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(fptr);
+        SC_CHECK_NOT_NULL(backend);
         return sl::create_file_backend(fam, fptr, backend);
     });
 }
 
-doca_error_t create_fd(const char *fn, sl::family fam, int fd, doca_log_backend **backend)
+doca_error_t create_fd(const char *func, sl::family fam, int fd, doca_log_backend **backend)
 {
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_REQUIRE(fd >= 0 && fcntl(fd, F_GETFD) != -1, "%s: %d is not an open file descriptor",
-                       fn, fd);
-        SC_LOG_CHECK_PTR(backend);
+    return guard(func, [&]() -> doca_error_t {
+        if (fd < 0 || fcntl(fd, F_GETFD) == -1)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %d is not an open file descriptor",
+                      api_function(), fd);
+        SC_CHECK_NOT_NULL(backend);
         return sl::create_fd_backend(fam, fd, backend);
     });
 }
 
-doca_error_t create_buf(const char *fn, sl::family fam, char *buf, size_t capacity,
+doca_error_t create_buf(const char *func, sl::family fam, char *buf, size_t capacity,
                         log_flush_callback handler, doca_log_backend **backend)
 {
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_PTR(buf);
-        SC_LOG_REQUIRE(capacity > 0, "%s: capacity is 0", fn);
-        SC_LOG_CHECK_PTR(handler);
-        SC_LOG_CHECK_PTR(backend);
+    return guard(func, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(buf);
+        if (capacity == 0)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: capacity is 0", api_function());
+        SC_CHECK_NOT_NULL(handler);
+        SC_CHECK_NOT_NULL(backend);
         return sl::create_buf_backend(fam, buf, capacity, handler, backend);
     });
 }
 
-doca_error_t create_syslog(const char *fn, sl::family fam, const char *name,
+doca_error_t create_syslog(const char *func, sl::family fam, const char *name,
                            doca_log_backend **backend)
 {
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_PTR(name);
-        SC_LOG_CHECK_PTR(backend);
+    return guard(func, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(name);
+        SC_CHECK_NOT_NULL(backend);
         return sl::create_syslog_backend(fam, name, backend);
     });
 }
@@ -81,10 +77,10 @@ extern "C" {
 doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend,
                                                     uint32_t level)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_BACKEND(backend);
-        SC_LOG_CHECK_LIMIT(level);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(backend);
+        if (bad_limit(level))
+            return DOCA_ERROR_INVALID_VALUE;
         sl::set_backend_lower_limit(backend, level);
         return DOCA_SUCCESS;
     });
@@ -93,10 +89,10 @@ doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *bac
 doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
                                                     uint32_t upper_limit)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_BACKEND(backend);
-        SC_LOG_CHECK_LIMIT(upper_limit);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(backend);
+        if (bad_limit(upper_limit))
+            return DOCA_ERROR_INVALID_VALUE;
         sl::set_backend_upper_limit(backend, upper_limit);
         return DOCA_SUCCESS;
     });
@@ -104,9 +100,8 @@ doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *bac
 
 doca_error_t doca_log_backend_set_level_lower_limit_strict(struct doca_log_backend *backend)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_BACKEND(backend);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(backend);
         sl::pin_backend_lower_limit(backend);
         return DOCA_SUCCESS;
     });
@@ -114,9 +109,8 @@ doca_error_t doca_log_backend_set_level_lower_limit_strict(struct doca_log_backe
 
 doca_error_t doca_log_backend_set_level_upper_limit_strict(struct doca_log_backend *backend)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_BACKEND(backend);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(backend);
         sl::pin_backend_upper_limit(backend);
         return DOCA_SUCCESS;
     });
@@ -124,9 +118,9 @@ doca_error_t doca_log_backend_set_level_upper_limit_strict(struct doca_log_backe
 
 doca_error_t doca_log_level_set_global_lower_limit(uint32_t level)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_LIMIT(level);
+    return guard(__func__, [&]() -> doca_error_t {
+        if (bad_limit(level))
+            return DOCA_ERROR_INVALID_VALUE;
         sl::set_global_lower_limit(level);
         return DOCA_SUCCESS;
     });
@@ -134,9 +128,9 @@ doca_error_t doca_log_level_set_global_lower_limit(uint32_t level)
 
 doca_error_t doca_log_level_set_global_upper_limit(uint32_t upper_limit)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_LIMIT(upper_limit);
+    return guard(__func__, [&]() -> doca_error_t {
+        if (bad_limit(upper_limit))
+            return DOCA_ERROR_INVALID_VALUE;
         sl::set_global_upper_limit(upper_limit);
         return DOCA_SUCCESS;
     });
@@ -156,20 +150,19 @@ uint32_t doca_log_level_get_global_upper_limit(void)
 
 doca_error_t doca_log_register_source(const char *source_name, int *source)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_PTR(source_name);
-        SC_LOG_CHECK_PTR(source);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(source_name);
+        SC_CHECK_NOT_NULL(source);
         return sl::register_source(source_name, source);
     });
 }
 
 doca_error_t doca_log_unregister_source(int source)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_REQUIRE(sl::unregister_source(source), "%s: log source %d is not registered", fn,
-                       source);
+    return guard(__func__, [&]() -> doca_error_t {
+        if (!sl::unregister_source(source))
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: log source %d is not registered",
+                      api_function(), source);
         return DOCA_SUCCESS;
     });
 }
@@ -199,14 +192,15 @@ doca_error_t doca_log_backend_create_with_syslog(const char *name,
 
 doca_error_t doca_log_backend_set_sdk_level(struct doca_log_backend *backend, uint32_t level)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_BACKEND(backend);
-        SC_LOG_REQUIRE(sl::backend_family(backend) == sl::family::sdk,
-                       "%s: backend %p is an application backend; use "
-                       "doca_log_backend_set_level_lower_limit",
-                       fn, static_cast<void *>(backend));
-        SC_LOG_CHECK_LIMIT(level);
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(backend);
+        if (sl::backend_family(backend) != sl::family::sdk)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                      "%s: backend %p is an application backend; use "
+                      "doca_log_backend_set_level_lower_limit",
+                      api_function(), static_cast<void *>(backend));
+        if (bad_limit(level))
+            return DOCA_ERROR_INVALID_VALUE;
         sl::set_backend_lower_limit(backend, level);
         return DOCA_SUCCESS;
     });
@@ -237,9 +231,9 @@ doca_error_t doca_log_backend_create_with_syslog_sdk(const char *name,
 
 doca_error_t doca_log_level_set_global_sdk_limit(uint32_t level)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_LIMIT(level);
+    return guard(__func__, [&]() -> doca_error_t {
+        if (bad_limit(level))
+            return DOCA_ERROR_INVALID_VALUE;
         sl::set_global_sdk_limit(level);
         return DOCA_SUCCESS;
     });
@@ -259,19 +253,20 @@ doca_error_t doca_log_backend_create_standard(void)
 doca_error_t doca_log(uint32_t level, int source, const char *fname, int line, const char *func,
                       const char *format, ...)
 {
-    const char *const fn = __func__;
     va_list ap;
     va_start(ap, format); // the arguments must be reached from this frame; the lambda borrows ap
-    const doca_error_t rc = guard(fn, [&]() -> doca_error_t {
-        SC_LOG_CHECK_PTR(format);
-        SC_LOG_REQUIRE(sl::valid_line_level(level),
-                       "%s: level %u is not a message level (expected 20..70)", fn,
-                       unsigned(level));
+    const doca_error_t rc = guard(__func__, [&]() -> doca_error_t {
+        SC_CHECK_NOT_NULL(format);
+        if (!sl::valid_line_level(level))
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                      "%s: level %u is not a message level (expected 20..70)", api_function(),
+                      unsigned(level));
         if (!sl::app_enabled(level))
             return DOCA_SUCCESS; // filtered out: cheap, no lock
-        SC_LOG_REQUIRE(sl::source_name(source) != nullptr,
-                       "%s: log source %d is not registered (missing DOCA_LOG_REGISTER?)", fn,
-                       source);
+        if (sl::source_name(source) == nullptr)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                      "%s: log source %d is not registered (missing DOCA_LOG_REGISTER?)",
+                      api_function(), source);
         sl::vapp(level, fname, line, func, format, ap);
         return DOCA_SUCCESS;
     });

@@ -6,57 +6,31 @@
 #include <cstring>
 #include <memory>
 
+#include "capi/handle.hpp"
 #include "common/guard.hpp"
 #include "core/ctx.hpp"
 #include "core/pe.hpp"
 #include "core/task.hpp"
 
+using softcomch::api_function;
 using softcomch::guard;
 using softcomch::guard_value;
-using softcomch::object_kind;
+using softcomch::capi::usable;
 
 namespace {
 
-bool valid(const doca_pe *pe) noexcept
-{
-    return pe && pe->tag_.is(object_kind::pe);
-}
-bool valid(const doca_task *t) noexcept
-{
-    return t && t->tag_.is(object_kind::task);
-}
-bool valid(const doca_ctx *c) noexcept
-{
-    return c && c->tag_.is(object_kind::ctx);
-}
-
-#define SC_CHECK_PE(pe)                                                                            \
-    do {                                                                                           \
-        if (!valid(pe))                                                                            \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s progress engine",                          \
-                      ::softcomch::api_function(),                                                 \
-                      (pe) ? "invalid (destroyed or foreign)" : "NULL");                           \
-    } while (0)
-
-#define SC_CHECK_TASK(t)                                                                           \
-    do {                                                                                           \
-        if (!valid(t))                                                                             \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s task", ::softcomch::api_function(),        \
-                      (t) ? "invalid (freed or foreign)" : "NULL");                                \
-    } while (0)
-
-doca_error_t submit(doca_task *task, const char *func, bool validate)
+doca_error_t submit(doca_task *task, bool validate)
 {
     if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("%s: the task is %s", func,
+        SC_LOG_ERR("%s: the task is %s", api_function(),
                    task->state_ == softcomch::core::task_state::free ? "free (not allocated)"
                                                                      : "already submitted");
         return DOCA_ERROR_INVALID_VALUE;
     }
     doca_ctx *ctx = task->ctx_;
     if (ctx->state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("%s: the %s context is %s; tasks can only be submitted while RUNNING", func,
-                   ctx->kind_name(), softcomch::core::state_name(ctx->state()));
+        SC_LOG_ERR("%s: the %s context is %s; tasks can only be submitted while RUNNING",
+                   api_function(), ctx->kind_name(), softcomch::core::state_name(ctx->state()));
         return DOCA_ERROR_BAD_STATE;
     }
     if (validate) {
@@ -87,10 +61,10 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 doca_error_t doca_pe_destroy(struct doca_pe *pe)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
+        SC_REQUIRE(pe);
         if (pe->has_contexts())
-            SC_REFUSE(DOCA_ERROR_IN_USE,
-                      "doca_pe_destroy: contexts are still connected; destroy them first");
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: contexts are still connected; destroy them first",
+                      api_function());
         delete pe;
         return DOCA_SUCCESS;
     });
@@ -107,7 +81,7 @@ doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
                                              doca_notification_handle_t *handle)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
+        SC_REQUIRE(pe);
         SC_CHECK_NOT_NULL(handle);
         *handle = pe->notification_fd();
         return DOCA_SUCCESS;
@@ -117,7 +91,7 @@ doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
 doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
+        SC_REQUIRE(pe);
         // The handle is not checked: NVIDIA's own event loop (samples/doca_common/pe_event)
         // passes 0, and on Linux the engine has one handle, so there is nothing to choose.
         (void)handle;
@@ -128,7 +102,7 @@ doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_ha
 doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
+        SC_REQUIRE(pe);
         return pe->request_notification();
     });
 }
@@ -136,7 +110,7 @@ doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
+        SC_REQUIRE(pe);
         SC_CHECK_NOT_NULL(num_inflight_tasks);
         *num_inflight_tasks = pe->inflight();
         return DOCA_SUCCESS;
@@ -146,38 +120,38 @@ doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *nu
 doca_error_t doca_task_submit(struct doca_task *task)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_TASK(task);
-        return submit(task, "doca_task_submit", false);
+        SC_REQUIRE(task);
+        return submit(task, false);
     });
 }
 
 doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_TASK(task);
+        SC_REQUIRE(task);
         constexpr uint32_t known =
             DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
         if (flags & ~known)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_submit_ex: unknown flags 0x%x",
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", api_function(),
                       flags & ~known);
-        return submit(task, "doca_task_submit_ex", false);
+        return submit(task, false);
     });
 }
 
 doca_error_t doca_task_try_submit(struct doca_task *task)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_TASK(task);
-        return submit(task, "doca_task_try_submit", true);
+        SC_REQUIRE(task);
+        return submit(task, true);
     });
 }
 
 void doca_task_free(struct doca_task *task)
 {
     guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_TASK(task);
+        SC_REQUIRE(task);
         if (task->abandoned_ || task->state_ == softcomch::core::task_state::free)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_task_free: the task is already free");
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the task is already free", api_function());
         switch (task->state_) {
         case softcomch::core::task_state::allocated:
             task->ctx_->free_task(task);
@@ -188,8 +162,9 @@ void doca_task_free(struct doca_task *task)
             // receives before stopping (applications/secure_channel). The task finishes, or is
             // flushed by the stop, and then returns to its pool without a callback.
             SC_LOG_DBG(
-                "doca_task_free: the task is in flight; it returns to its pool when its work ends, "
-                "without a callback");
+                "%s: the task is in flight; it returns to its pool when its work ends, without a "
+                "callback",
+                api_function());
             task->ctx_->abandon(task);
             break;
         case softcomch::core::task_state::free:
@@ -201,47 +176,37 @@ void doca_task_free(struct doca_task *task)
 
 doca_error_t doca_task_get_status(const struct doca_task *task)
 {
-    if (!valid(task)) {
-        SC_LOG_ERR("doca_task_get_status: %s task", task ? "invalid" : "NULL");
+    if (!usable(task, "task", __func__))
         return DOCA_ERROR_INVALID_VALUE;
-    }
     return task->status_;
 }
 
 void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
 {
-    if (!valid(task)) {
-        SC_LOG_ERR("doca_task_set_user_data: %s task", task ? "invalid" : "NULL");
+    if (!usable(task, "task", __func__))
         return;
-    }
     task->user_data_ = user_data;
 }
 
 union doca_data doca_task_get_user_data(const struct doca_task *task)
 {
-    if (!valid(task)) {
-        SC_LOG_ERR("doca_task_get_user_data: %s task", task ? "invalid" : "NULL");
+    if (!usable(task, "task", __func__))
         return doca_data{};
-    }
     return task->user_data_;
 }
 
 struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
 {
-    if (!valid(task)) {
-        SC_LOG_ERR("doca_task_get_ctx: %s task", task ? "invalid" : "NULL");
+    if (!usable(task, "task", __func__))
         return nullptr;
-    }
     return task->ctx_;
 }
 
 doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
-        if (!valid(ctx))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_connect_ctx: %s context",
-                      ctx ? "invalid" : "NULL");
+        SC_REQUIRE(pe);
+        SC_REQUIRE(ctx);
         return pe->connect(ctx);
     });
 }
@@ -249,13 +214,13 @@ doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode event_mode)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_CHECK_PE(pe);
+        SC_REQUIRE(pe);
         // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
         int mode;
         std::memcpy(&mode, &event_mode, sizeof mode);
         if (mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
             mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d", mode);
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown mode %d", api_function(), mode);
         return DOCA_SUCCESS;
     });
 }

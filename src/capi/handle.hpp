@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The one way the C facade checks a handle (capi-internal: nothing outside src/capi includes
+// this). handle<T> says, for each C handle type T, what makes a pointer usable (its object tag,
+// plus the liveness some types need) and the reason a refusal gives. Then:
+//
+//   SC_REQUIRE(p);          inside guard(): refuses with DOCA_ERROR_INVALID_VALUE and one line
+//                           "<api function>: p (<address>) <reason>" ("p is NULL" for NULL)
+//   usable(p, "p")          for functions that do not return doca_error_t: the same line, and
+//                           false; outside guard (data-path accessors) pass the function's
+//                           name: usable(p, "p", __func__)
+//   why_unusable(p)         nullptr, or the reason, without logging (accessors that are silent)
+//
+// Plain output pointers keep SC_CHECK_NOT_NULL (common/guard.hpp).
+#pragma once
+
+#include <cstdio>
+
+#include "common/guard.hpp"
+#include "common/log_backend.hpp"
+#include "common/object_tag.hpp"
+#include "core/ctx.hpp"
+#include "core/device.hpp"
+#include "core/task.hpp"
+
+struct doca_buf;
+struct doca_buf_inventory;
+struct doca_mmap;
+struct doca_pe;
+struct doca_comch_server;
+struct doca_comch_client;
+struct doca_comch_connection;
+struct doca_comch_consumer;
+struct doca_comch_producer;
+struct doca_comch_task_send;
+struct doca_comch_consumer_task_post_recv;
+struct doca_comch_producer_task_send;
+
+namespace softcomch::capi {
+
+// No primary definition: a handle type without a trait cannot be checked by mistake.
+template <typename T> struct handle;
+
+// A live context of concrete type T: the tag says "a context", the dynamic type which one (a
+// client passed where a server is expected is refused, not misused).
+template <typename T> bool is_live_context(const T *p) noexcept
+{
+    const doca_ctx *c = p;
+    return c->tag_.is(object_kind::ctx) && c->as<T>() != nullptr;
+}
+
+// `usable` is a template so that the concrete types need to be complete only where a check is
+// made (the file that includes their headers), not here.
+#define SC_HANDLE(T, article, detail, ...)                                                         \
+    template <> struct handle<T> {                                                                 \
+        static constexpr const char *name = #T;                                                    \
+        static constexpr const char *reason = "is not " article " " #T " (" detail ")";            \
+        static bool usable(const auto *p) noexcept { return __VA_ARGS__; }                         \
+    }
+
+SC_HANDLE(doca_devinfo, "a valid", "destroyed, or another kind of object",
+          p->tag_.is(object_kind::devinfo));
+SC_HANDLE(doca_devinfo_rep, "a valid", "destroyed, or another kind of object",
+          p->tag_.is(object_kind::devinfo_rep));
+SC_HANDLE(doca_dev, "an open", "closed, or another object", core::is_open_device(p));
+SC_HANDLE(doca_dev_rep, "an open", "closed, or another object", core::is_open_representor(p));
+SC_HANDLE(doca_mmap, "a valid", "destroyed, or another kind of object",
+          p->tag_.is(object_kind::mmap));
+SC_HANDLE(doca_buf, "a valid", "its inventory was destroyed, or another kind of object",
+          p->tag_.is(object_kind::buf));
+SC_HANDLE(doca_buf_inventory, "a valid", "destroyed, or another kind of object",
+          p->tag_.is(object_kind::buf_inventory));
+SC_HANDLE(doca_pe, "a valid", "destroyed or foreign", p->tag_.is(object_kind::pe));
+SC_HANDLE(doca_ctx, "a valid", "destroyed or foreign", p->tag_.is(object_kind::ctx));
+SC_HANDLE(doca_task, "a valid", "freed or foreign", p->tag_.is(object_kind::task));
+SC_HANDLE(doca_log_backend, "a valid", "not created by doca_log_backend_create_*",
+          log::is_backend(p));
+SC_HANDLE(doca_comch_connection, "a valid", "destroyed or foreign",
+          p->tag_.is(object_kind::connection));
+SC_HANDLE(doca_comch_server, "a valid", "destroyed, foreign, or another kind of context",
+          is_live_context(p));
+SC_HANDLE(doca_comch_client, "a valid", "destroyed, foreign, or another kind of context",
+          is_live_context(p));
+SC_HANDLE(doca_comch_consumer, "a valid", "destroyed, foreign, or another kind of context",
+          is_live_context(p));
+SC_HANDLE(doca_comch_producer, "a valid", "destroyed, foreign, or another kind of context",
+          is_live_context(p));
+// A live task of the accessor's own kind: a control-path send task cast to a producer task (or
+// any other mix-up) is refused, not read or written at another kind's offsets.
+SC_HANDLE(doca_comch_task_send, "a valid", "freed, foreign, or a task of another kind",
+          core::is_task_of(p));
+SC_HANDLE(doca_comch_consumer_task_post_recv, "a valid",
+          "freed, foreign, or a task of another kind", core::is_task_of(p));
+SC_HANDLE(doca_comch_producer_task_send, "a valid", "freed, foreign, or a task of another kind",
+          core::is_task_of(p));
+
+#undef SC_HANDLE
+
+// nullptr when `p` may be used, else why not ("is NULL" or the type's reason).
+template <typename T> const char *why_unusable(const T *p) noexcept
+{
+    if (p == nullptr)
+        return "is NULL";
+    return handle<T>::usable(p) ? nullptr : handle<T>::reason;
+}
+
+// " (<address>)" for a refused non-NULL pointer, "" for NULL: the log line names the address
+// only when there is one.
+struct address_text {
+    char text[32];
+};
+inline address_text address_of(const void *p) noexcept
+{
+    address_text a{};
+    if (p != nullptr)
+        std::snprintf(a.text, sizeof a.text, " (%p)", p);
+    return a;
+}
+
+// For exported functions that do not return doca_error_t: true if `p` is usable, else logs the
+// line SC_REQUIRE logs (naming `func`) and returns false.
+template <typename T>
+bool usable(const T *p, const char *expr, const char *func = api_function()) noexcept
+{
+    const char *why = why_unusable(p);
+    if (why == nullptr)
+        return true;
+    SC_LOG_ERR("%s: %s%s %s", func, expr, address_of(p).text, why);
+    return false;
+}
+
+} // namespace softcomch::capi
+
+// Refuses a handle that is NULL or unusable (see handle<T>), naming the exported function that
+// guard() is running.
+#define SC_REQUIRE(p)                                                                              \
+    do {                                                                                           \
+        if (const char *why_ = ::softcomch::capi::why_unusable(p))                                 \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p "%s %s", ::softcomch::api_function(),   \
+                      ::softcomch::capi::address_of(p).text, why_);                                \
+    } while (0)
