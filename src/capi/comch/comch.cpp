@@ -6,7 +6,7 @@
 #include <cstring>
 #include <memory>
 
-#include "capi/handle.hpp"
+#include "capi/comch/checks.hpp"
 #include "comch/client.hpp"
 #include "comch/connection.hpp"
 #include "comch/server.hpp"
@@ -15,6 +15,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::cap_u32;
 using softcomch::capi::usable;
 
 namespace {
@@ -33,17 +34,6 @@ doca_error_t check_name(const doca_devinfo *info, const char *name)
             "%s: the name is too long (at most %u characters; see doca_comch_cap_get_max_name_len)",
             api_function(), max - 1);
     return DOCA_SUCCESS;
-}
-
-template <typename Fn>
-doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
-{
-    return guard(func, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(out);
-        *out = get(devinfo->comch());
-        return DOCA_SUCCESS;
-    });
 }
 
 } // namespace

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// C API of doca_comch_producer.h: argument checks and delegation only.
+#include <doca_comch_producer.h>
+
+#include <cstring>
+
+#include "capi/comch/checks.hpp"
+#include "comch/producer.hpp"
+#include "core/buf.hpp"
+#include "core/mmap.hpp"
+
+using softcomch::api_function;
+using softcomch::guard;
+using softcomch::capi::cap_u32;
+using softcomch::capi::check_connection;
+using softcomch::capi::fastpath_supported;
+using softcomch::capi::no_dpa;
+using softcomch::capi::usable;
+using softcomch::capi::why_unusable;
+
+extern "C" {
+
+// ---------------------------------------------------------------------------------------------
+// producer
+// ---------------------------------------------------------------------------------------------
+
+doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_connection,
+                                        struct doca_comch_producer **producer)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(comch_connection);
+        SC_CHECK_NOT_NULL(producer);
+        if (doca_error_t rc = check_connection(comch_connection); rc != DOCA_SUCCESS)
+            return rc;
+        uint32_t max = comch_connection->owner_->dev()->info()->comch().max_producers;
+        if (comch_connection->fast_.live_producers.load() >= max)
+            SC_REFUSE(DOCA_ERROR_NO_MEMORY,
+                      "%s: the connection already has %u producers (the maximum)", api_function(),
+                      max);
+        uint32_t id = comch_connection->fast_.next_producer_id.fetch_add(1);
+        *producer = new doca_comch_producer(comch_connection, id);
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_producer_destroy(struct doca_comch_producer *producer)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(producer);
+        if (!producer->is_idle())
+            SC_REFUSE(DOCA_ERROR_IN_USE,
+                      "%s: the producer is %s; stop it and progress until IDLE first",
+                      api_function(), softcomch::core::state_name(producer->state()));
+        delete producer;
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *devinfo)
+{
+    return fastpath_supported(__func__, devinfo);
+}
+
+doca_error_t doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t *id)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(producer);
+        SC_CHECK_NOT_NULL(id);
+        *id = producer->id();
+        return DOCA_SUCCESS;
+    });
+}
+
+doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,
+                                                       uint32_t *max_num_tasks)
+{
+    return cap_u32(__func__, devinfo, max_num_tasks,
+                   [](const auto &c) { return c.producer_max_num_tasks; });
+}
+
+doca_error_t doca_comch_producer_cap_get_max_buf_size(const struct doca_devinfo *devinfo,
+                                                      uint32_t *max_buf_size)
+{
+    return cap_u32(__func__, devinfo, max_buf_size,
+                   [](const auto &c) { return c.producer_max_buf_size; });
+}
+
+doca_error_t doca_comch_producer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo,
+                                                          uint32_t *max_buf_list_len)
+{
+    return cap_u32(__func__, devinfo, max_buf_list_len,
+                   [](const auto &c) { return c.producer_max_buf_list_len; });
+}
+
+doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo *devinfo,
+                                                       uint32_t *max_producers)
+{
+    return cap_u32(__func__, devinfo, max_producers, [](const auto &c) { return c.max_producers; });
+}
+
+struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_producer *producer)
+{
+    return usable(producer, "producer", __func__) ? producer : nullptr;
+}
+
+doca_error_t doca_comch_producer_set_dev_max_num_send(struct doca_comch_producer *p, uint32_t)
+{
+    return no_dpa(__func__, p);
+}
+doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *p,
+                                                       struct doca_dpa_completion *c)
+{
+    return no_dpa(__func__, p, c);
+}
+doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *p,
+                                                doca_dpa_dev_comch_producer_t *h)
+{
+    return no_dpa(__func__, p, h);
+}
+
+doca_error_t doca_comch_producer_task_send_set_conf(
+    struct doca_comch_producer *producer,
+    doca_comch_producer_task_send_completion_cb_t task_completion_cb,
+    doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(producer);
+        return producer->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                            api_function());
+    });
+}
+
+doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
+                                                      const struct doca_buf *buf, uint8_t *imm_data,
+                                                      uint32_t imm_data_len, uint32_t consumer_id,
+                                                      struct doca_comch_producer_task_send **task)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(producer);
+        SC_REQUIRE(buf);
+        SC_CHECK_NOT_NULL(task);
+        return producer->task_send_alloc_init(buf, imm_data, imm_data_len, consumer_id, task);
+    });
+}
+
+const struct doca_buf *
+doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
+{
+    return why_unusable(task) ? nullptr : task->buf_;
+}
+
+void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task,
+                                           const struct doca_buf *buf)
+{
+    if (!usable(task, "task", __func__) || !usable(buf, "buf", __func__))
+        return;
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is in flight", __func__);
+        return;
+    }
+    task->buf_ = buf;
+}
+
+uint32_t
+doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
+{
+    return why_unusable(task) ? 0 : task->consumer_id_;
+}
+
+void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task,
+                                                   const uint32_t consumer_id)
+{
+    if (!usable(task, "task", __func__))
+        return;
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is in flight", __func__);
+        return;
+    }
+    task->consumer_id_ = consumer_id;
+}
+
+uint8_t *
+doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
+{
+    if (why_unusable(task) || task->imm_len_ == 0)
+        return nullptr;
+    return const_cast<uint8_t *>(task->imm_);
+}
+
+uint32_t
+doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
+{
+    return why_unusable(task) ? 0 : task->imm_len_;
+}
+
+void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task,
+                                                uint8_t *imm_data, uint32_t imm_data_len)
+{
+    if (!usable(task, "task", __func__))
+        return;
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is in flight", __func__);
+        return;
+    }
+    if (imm_data_len > sizeof task->imm_ || (imm_data_len && !imm_data)) {
+        SC_LOG_ERR("%s: invalid immediate data (at most %zu bytes)", __func__, sizeof task->imm_);
+        return;
+    }
+    task->imm_len_ = imm_data_len;
+    if (imm_data_len)
+        std::memcpy(task->imm_, imm_data, imm_data_len);
+}
+
+struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)
+{
+    return usable(task, "task", __func__) ? task : nullptr;
+}
+
+} // extern "C"
