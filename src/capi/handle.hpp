@@ -129,7 +129,27 @@ bool usable(const T *p, const char *expr, const char *func = api_function()) noe
     return false;
 }
 
+// The getter shape of the C API: `obj` usable (as SC_REQUIRE), `out` not NULL (as
+// SC_CHECK_NOT_NULL), then `*out = get(*obj)`; write it with SC_ARG so the log line names both:
+//   return get_into(__func__, SC_ARG(devinfo), SC_ARG(vhca_id), [](auto &d) { return d.vhca_id(); });
+template <typename T, typename Out, typename Get>
+doca_error_t get_into(const char *func, T *obj, const char *obj_name, Out *out,
+                      const char *out_name, Get &&get) noexcept
+{
+    return guard(func, [&]() -> doca_error_t {
+        if (!usable(obj, obj_name, func))
+            return DOCA_ERROR_INVALID_VALUE;
+        if (out == nullptr)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s is NULL", func, out_name);
+        *out = get(*obj);
+        return DOCA_SUCCESS;
+    });
+}
+
 } // namespace softcomch::capi
+
+// A pointer argument and its name, for get_into.
+#define SC_ARG(p) (p), #p
 
 // Refuses a handle that is NULL or unusable (see handle<T>), naming the exported function that
 // guard() is running.

@@ -47,7 +47,7 @@ inline doca_error_t fastpath_supported(const char *func, const doca_devinfo *dev
 // DPA and MsgQ: NULL arguments are refused as everywhere (INVALID_VALUE); otherwise the answer is
 // that the emulated device has no DPA.
 inline doca_error_t no_dpa(const char *func, const void *obj = reinterpret_cast<const void *>(1),
-                    const void *arg = reinterpret_cast<const void *>(1))
+                           const void *arg = reinterpret_cast<const void *>(1))
 {
     if (!obj || !arg) {
         SC_LOG_ERR("%s: NULL argument", func);

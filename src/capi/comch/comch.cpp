@@ -16,6 +16,7 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::capi::cap_u32;
+using softcomch::capi::get_into;
 using softcomch::capi::usable;
 
 namespace {
@@ -218,12 +219,8 @@ doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_
 doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
                                                 uint32_t *size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        SC_CHECK_NOT_NULL(size);
-        *size = comch_server->max_msg_size();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_server), SC_ARG(size),
+                    [](auto &o) { return o.max_msg_size(); });
 }
 
 doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server,
@@ -238,34 +235,20 @@ doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *com
 doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server,
                                                    uint32_t *size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        SC_CHECK_NOT_NULL(size);
-        *size = comch_server->recv_queue_size();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_server), SC_ARG(size),
+                    [](auto &o) { return o.recv_queue_size(); });
 }
 
 doca_error_t doca_comch_server_get_device(const struct doca_comch_server *comch_server,
                                           struct doca_dev **dev)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        SC_CHECK_NOT_NULL(dev);
-        *dev = comch_server->dev();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_server), SC_ARG(dev), [](auto &o) { return o.dev(); });
 }
 
 doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *comch_server,
                                               struct doca_dev_rep **rep)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        SC_CHECK_NOT_NULL(rep);
-        *rep = comch_server->rep();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_server), SC_ARG(rep), [](auto &o) { return o.rep(); });
 }
 
 struct doca_ctx *doca_comch_server_as_ctx(struct doca_comch_server *comch_server)
@@ -387,12 +370,8 @@ doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_
 doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
                                                 uint32_t *size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        SC_CHECK_NOT_NULL(size);
-        *size = comch_client->max_msg_size();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_client), SC_ARG(size),
+                    [](auto &o) { return o.max_msg_size(); });
 }
 
 doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client,
@@ -407,23 +386,14 @@ doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *com
 doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client,
                                                    uint32_t *size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        SC_CHECK_NOT_NULL(size);
-        *size = comch_client->recv_queue_size();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_client), SC_ARG(size),
+                    [](auto &o) { return o.recv_queue_size(); });
 }
 
 doca_error_t doca_comch_client_get_device(const struct doca_comch_client *comch_client,
                                           struct doca_dev **dev)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        SC_CHECK_NOT_NULL(dev);
-        *dev = comch_client->dev();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(comch_client), SC_ARG(dev), [](auto &o) { return o.dev(); });
 }
 
 struct doca_ctx *doca_comch_client_as_ctx(struct doca_comch_client *comch_client)

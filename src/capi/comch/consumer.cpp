@@ -15,6 +15,7 @@ using softcomch::guard;
 using softcomch::capi::cap_u32;
 using softcomch::capi::check_connection;
 using softcomch::capi::fastpath_supported;
+using softcomch::capi::get_into;
 using softcomch::capi::no_dpa;
 using softcomch::capi::usable;
 using softcomch::capi::why_unusable;
@@ -69,12 +70,7 @@ doca_error_t doca_comch_consumer_cap_is_supported(const struct doca_devinfo *dev
 
 doca_error_t doca_comch_consumer_get_id(const struct doca_comch_consumer *consumer, uint32_t *id)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(consumer);
-        SC_CHECK_NOT_NULL(id);
-        *id = consumer->id();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(consumer), SC_ARG(id), [](auto &o) { return o.id(); });
 }
 
 doca_error_t doca_comch_consumer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,
@@ -114,12 +110,8 @@ doca_error_t doca_comch_consumer_cap_get_max_imm_data_len(const struct doca_devi
 doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer,
                                                   uint32_t *imm_data_len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(consumer);
-        SC_CHECK_NOT_NULL(imm_data_len);
-        *imm_data_len = consumer->imm_data_len();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(consumer), SC_ARG(imm_data_len),
+                    [](auto &o) { return o.imm_data_len(); });
 }
 
 doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer,

@@ -15,6 +15,7 @@ using softcomch::guard;
 using softcomch::capi::cap_u32;
 using softcomch::capi::check_connection;
 using softcomch::capi::fastpath_supported;
+using softcomch::capi::get_into;
 using softcomch::capi::no_dpa;
 using softcomch::capi::usable;
 using softcomch::capi::why_unusable;
@@ -64,12 +65,7 @@ doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *dev
 
 doca_error_t doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t *id)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(producer);
-        SC_CHECK_NOT_NULL(id);
-        *id = producer->id();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(producer), SC_ARG(id), [](auto &o) { return o.id(); });
 }
 
 doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo,

@@ -9,6 +9,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::get_into;
 
 extern "C" {
 
@@ -30,52 +31,27 @@ doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *refcount)
 
 doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcount)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(refcount);
-        *refcount = buf->refcount();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(refcount), [](auto &o) { return o.refcount(); });
 }
 
 doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(len);
-        *len = buf->len();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(len), [](auto &o) { return o.len(); });
 }
 
 doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **head)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(head);
-        *head = buf->head();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(head), [](auto &o) { return o.head(); });
 }
 
 doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_t *data_len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(data_len);
-        *data_len = buf->data_len();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(data_len), [](auto &o) { return o.data_len(); });
 }
 
 doca_error_t doca_buf_get_data(const struct doca_buf *buf, void **data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(data);
-        *data = buf->data();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(data), [](auto &o) { return o.data(); });
 }
 
 doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, size_t data_len)
@@ -106,52 +82,30 @@ doca_error_t doca_buf_reset_data_len(struct doca_buf *buf)
 
 doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **next_buf)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(next_buf);
-        *next_buf = buf->next();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(next_buf), [](auto &o) { return o.next(); });
 }
 
 doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **last_buf)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(last_buf);
-        *last_buf = buf->last();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(last_buf), [](auto &o) { return o.last(); });
 }
 
 doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_last)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(is_last);
-        *is_last = buf->is_last() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(is_last),
+                    [](auto &o) { return o.is_last() ? 1 : 0; });
 }
 
 doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_first)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(is_first);
-        *is_first = buf->is_head() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(is_first),
+                    [](auto &o) { return o.is_head() ? 1 : 0; });
 }
 
 doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        SC_CHECK_NOT_NULL(is_in_list);
-        *is_in_list = buf->in_list() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(buf), SC_ARG(is_in_list),
+                    [](auto &o) { return o.in_list() ? 1 : 0; });
 }
 
 doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_elements)

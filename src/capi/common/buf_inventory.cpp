@@ -12,6 +12,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::get_into;
 
 extern "C" {
 
@@ -91,34 +92,22 @@ doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *invento
 doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
                                                  uint32_t *num_of_elements)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        SC_CHECK_NOT_NULL(num_of_elements);
-        *num_of_elements = inventory->num_elements();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(inventory), SC_ARG(num_of_elements),
+                    [](auto &o) { return o.num_elements(); });
 }
 
 doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory,
                                                       uint32_t *num_of_free_elements)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        SC_CHECK_NOT_NULL(num_of_free_elements);
-        *num_of_free_elements = inventory->num_free();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(inventory), SC_ARG(num_of_free_elements),
+                    [](auto &o) { return o.num_free(); });
 }
 
 doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory,
                                               union doca_data *user_data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        SC_CHECK_NOT_NULL(user_data);
-        *user_data = inventory->user_data();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(inventory), SC_ARG(user_data),
+                    [](auto &o) { return o.user_data(); });
 }
 
 doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory, uint32_t num_elements)

@@ -9,6 +9,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::get_into;
 using softcomch::capi::usable;
 
 extern "C" {
@@ -31,12 +32,8 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 
 doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        SC_CHECK_NOT_NULL(num_inflight_tasks);
-        *num_inflight_tasks = ctx->inflight();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(ctx), SC_ARG(num_inflight_tasks),
+                    [](auto &o) { return o.inflight(); });
 }
 
 doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev)
@@ -61,12 +58,8 @@ doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_d
 
 doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        SC_CHECK_NOT_NULL(user_data);
-        *user_data = ctx->user_data();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(ctx), SC_ARG(user_data),
+                    [](auto &o) { return o.user_data(); });
 }
 
 doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
@@ -80,12 +73,7 @@ doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
 
 doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        SC_CHECK_NOT_NULL(state);
-        *state = ctx->state();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(ctx), SC_ARG(state), [](auto &o) { return o.state(); });
 }
 
 void doca_ctx_flush_tasks(struct doca_ctx *ctx)

@@ -14,6 +14,7 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::guard_value;
+using softcomch::capi::get_into;
 using softcomch::capi::usable;
 namespace core = softcomch::core;
 
@@ -227,111 +228,72 @@ doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, cha
 
 doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo, uint16_t *lid)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(lid);
-        *lid = 0; // Ethernet (RoCE) ports have no LID
-        return DOCA_SUCCESS;
-    });
+    // Ethernet (RoCE) ports have no LID
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(lid), [](auto &) { return 0; });
 }
 
 doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo, uint64_t *active_rate)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(active_rate);
-        *active_rate = devinfo->active_rate();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(active_rate),
+                    [](auto &o) { return o.active_rate(); });
 }
 
 doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo, uint16_t *vhca_id)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(vhca_id);
-        *vhca_id = devinfo->vhca_id();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(vhca_id),
+                    [](auto &o) { return o.vhca_id(); });
 }
 
 doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(const struct doca_devinfo *devinfo,
                                                            uint8_t *is_hotplug_manager)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(is_hotplug_manager);
-        *is_hotplug_manager = 0; // no PCI device emulation
-        return DOCA_SUCCESS;
-    });
+    // no PCI device emulation
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(is_hotplug_manager),
+                    [](auto &) { return 0; });
 }
 
 doca_error_t
 doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo *devinfo,
                                                       uint8_t *is_notification_moderation_supported)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(is_notification_moderation_supported);
-        *is_notification_moderation_supported = 1;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(is_notification_moderation_supported),
+                    [](auto &) { return 1; });
 }
 
 doca_error_t doca_devinfo_rep_cap_is_filter_all_supported(const struct doca_devinfo *devinfo,
                                                           uint8_t *filter_all_supported)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(filter_all_supported);
-        *filter_all_supported = devinfo->manages_representors() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(filter_all_supported),
+                    [](auto &o) { return o.manages_representors() ? 1 : 0; });
 }
 
 doca_error_t doca_devinfo_rep_cap_is_filter_net_supported(const struct doca_devinfo *devinfo,
                                                           uint8_t *filter_net_supported)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(filter_net_supported);
-        *filter_net_supported = devinfo->manages_representors() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(filter_net_supported),
+                    [](auto &o) { return o.manages_representors() ? 1 : 0; });
 }
 
 doca_error_t doca_devinfo_rep_cap_is_filter_emulated_supported(const struct doca_devinfo *devinfo,
                                                                uint8_t *filter_emulated_supported)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(filter_emulated_supported);
-        *filter_emulated_supported = devinfo->manages_representors() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(filter_emulated_supported),
+                    [](auto &o) { return o.manages_representors() ? 1 : 0; });
 }
 
 doca_error_t
 doca_devinfo_cap_is_accelerate_resource_reclaim_supported(const struct doca_devinfo *devinfo,
                                                           uint8_t *is_accelerate_resource_reclaim)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(is_accelerate_resource_reclaim);
-        *is_accelerate_resource_reclaim = 1;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(is_accelerate_resource_reclaim),
+                    [](auto &) { return 1; });
 }
 
 doca_error_t doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
                                             enum doca_pci_func_type *pci_func_type)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(pci_func_type);
-        *pci_func_type = devinfo->func_type();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(pci_func_type),
+                    [](auto &o) { return o.func_type(); });
 }
 
 doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint32_t *sf_index)
@@ -377,23 +339,14 @@ doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *de
 doca_error_t doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *devinfo_rep,
                                                 enum doca_pci_func_type *pci_func_type)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo_rep);
-        SC_CHECK_NOT_NULL(pci_func_type);
-        *pci_func_type = devinfo_rep->func_type();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo_rep), SC_ARG(pci_func_type),
+                    [](auto &o) { return o.func_type(); });
 }
 
 doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                              uint8_t *is_hotplug)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo_rep);
-        SC_CHECK_NOT_NULL(is_hotplug);
-        *is_hotplug = 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo_rep), SC_ARG(is_hotplug), [](auto &) { return 0; });
 }
 
 doca_error_t doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devinfo_rep,
@@ -410,12 +363,8 @@ doca_error_t doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devi
 doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep,
                                           uint16_t *vhca_id)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo_rep);
-        SC_CHECK_NOT_NULL(vhca_id);
-        *vhca_id = devinfo_rep->vhca_id();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(devinfo_rep), SC_ARG(vhca_id),
+                    [](auto &o) { return o.vhca_id(); });
 }
 
 doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,

@@ -10,6 +10,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::get_into;
 
 extern "C" {
 
@@ -181,52 +182,31 @@ doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_fr
 
 doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap, union doca_data *user_data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_CHECK_NOT_NULL(user_data);
-        *user_data = mmap->user_data();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(mmap), SC_ARG(user_data),
+                    [](auto &o) { return o.user_data(); });
 }
 
 doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap, uint32_t *max_num_devices)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_CHECK_NOT_NULL(max_num_devices);
-        *max_num_devices = mmap->max_num_devices();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(mmap), SC_ARG(max_num_devices),
+                    [](auto &o) { return o.max_num_devices(); });
 }
 
 doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_CHECK_NOT_NULL(num_bufs);
-        *num_bufs = mmap->num_bufs();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(mmap), SC_ARG(num_bufs), [](auto &o) { return o.num_bufs(); });
 }
 
 doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_CHECK_NOT_NULL(exported);
-        *exported = mmap->exported() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(mmap), SC_ARG(exported),
+                    [](auto &o) { return o.exported() ? 1 : 0; });
 }
 
 doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap, uint8_t *from_export)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_CHECK_NOT_NULL(from_export);
-        *from_export = mmap->from_export() ? 1 : 0;
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(mmap), SC_ARG(from_export),
+                    [](auto &o) { return o.from_export() ? 1 : 0; });
 }
 
 doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap, uint32_t max_num_devices)
@@ -256,23 +236,15 @@ doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data use
 doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
                                                    uint8_t *mmap_export)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(mmap_export);
-        *mmap_export = 0; // not emulated yet
-        return DOCA_SUCCESS;
-    });
+    // not emulated yet
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(mmap_export), [](auto &) { return 0; });
 }
 
 doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(const struct doca_devinfo *devinfo,
                                                                uint8_t *from_export)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        SC_CHECK_NOT_NULL(from_export);
-        *from_export = 0; // not emulated yet
-        return DOCA_SUCCESS;
-    });
+    // not emulated yet
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(from_export), [](auto &) { return 0; });
 }
 
 doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap)

@@ -15,6 +15,7 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::guard_value;
+using softcomch::capi::get_into;
 using softcomch::capi::usable;
 
 namespace {
@@ -80,12 +81,8 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
                                              doca_notification_handle_t *handle)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(pe);
-        SC_CHECK_NOT_NULL(handle);
-        *handle = pe->notification_fd();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(pe), SC_ARG(handle),
+                    [](auto &o) { return o.notification_fd(); });
 }
 
 doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
@@ -109,12 +106,8 @@ doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 
 doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(pe);
-        SC_CHECK_NOT_NULL(num_inflight_tasks);
-        *num_inflight_tasks = pe->inflight();
-        return DOCA_SUCCESS;
-    });
+    return get_into(__func__, SC_ARG(pe), SC_ARG(num_inflight_tasks),
+                    [](auto &o) { return o.inflight(); });
 }
 
 doca_error_t doca_task_submit(struct doca_task *task)
