@@ -146,9 +146,34 @@ doca_error_t get_into(const char *func, T *obj, const char *obj_name, Out *out,
     });
 }
 
+// The delegation shape: `obj` usable (as SC_REQUIRE), then the object does the work:
+//   return delegate(__func__, SC_ARG(mmap), [](auto &m) { return m.start(); });
+template <typename T, typename Fn>
+doca_error_t delegate(const char *func, T *obj, const char *obj_name, Fn &&fn) noexcept
+{
+    return guard(func, [&]() -> doca_error_t {
+        if (!usable(obj, obj_name, func))
+            return DOCA_ERROR_INVALID_VALUE;
+        return fn(*obj);
+    });
+}
+
+// The destroy shape of a context: refused (IN_USE) unless IDLE, then deleted.
+template <typename T>
+doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const char *what) noexcept
+{
+    return delegate(func, obj, obj_name, [&](T &o) -> doca_error_t {
+        if (!o.is_idle())
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the %s is %s; stop it and progress until IDLE first",
+                      func, what, core::state_name(o.state()));
+        delete &o;
+        return DOCA_SUCCESS;
+    });
+}
+
 } // namespace softcomch::capi
 
-// A pointer argument and its name, for get_into.
+// A pointer argument and its name, for get_into, delegate and destroy_idle.
 #define SC_ARG(p) (p), #p
 
 // Refuses a handle that is NULL or unusable (see handle<T>), naming the exported function that

@@ -16,6 +16,8 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::capi::cap_u32;
+using softcomch::capi::delegate;
+using softcomch::capi::destroy_idle;
 using softcomch::capi::get_into;
 using softcomch::capi::usable;
 
@@ -152,17 +154,15 @@ doca_error_t doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinf
 
 doca_error_t doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        return devinfo->server_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+    return delegate(__func__, SC_ARG(devinfo), [](auto &o) {
+        return o.server_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
     });
 }
 
 doca_error_t doca_comch_cap_client_is_supported(const struct doca_devinfo *devinfo)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(devinfo);
-        return devinfo->client_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+    return delegate(__func__, SC_ARG(devinfo), [](auto &o) {
+        return o.client_capable() ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
     });
 }
 
@@ -196,24 +196,14 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
 
 doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        if (!comch_server->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE,
-                      "%s: the server is %s; stop it and progress until IDLE first", api_function(),
-                      softcomch::core::state_name(comch_server->state()));
-        delete comch_server;
-        return DOCA_SUCCESS;
-    });
+    return destroy_idle(__func__, SC_ARG(comch_server), "server");
 }
 
 doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server,
                                                 uint32_t size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        return comch_server->set_max_msg_size(size, api_function());
-    });
+    return delegate(__func__, SC_ARG(comch_server),
+                    [&](auto &o) { return o.set_max_msg_size(size, api_function()); });
 }
 
 doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *comch_server,
@@ -226,10 +216,8 @@ doca_error_t doca_comch_server_get_max_msg_size(const struct doca_comch_server *
 doca_error_t doca_comch_server_set_recv_queue_size(struct doca_comch_server *comch_server,
                                                    uint32_t size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        return comch_server->set_recv_queue_size(size, api_function());
-    });
+    return delegate(__func__, SC_ARG(comch_server),
+                    [&](auto &o) { return o.set_recv_queue_size(size, api_function()); });
 }
 
 doca_error_t doca_comch_server_get_recv_queue_size(const struct doca_comch_server *comch_server,
@@ -270,10 +258,9 @@ doca_error_t doca_comch_server_task_send_set_conf(
     struct doca_comch_server *comch_server, doca_comch_task_send_completion_cb_t task_completion_cb,
     doca_comch_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        return comch_server->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
-                                                api_function());
+    return delegate(__func__, SC_ARG(comch_server), [&](auto &o) {
+        return o.task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                    api_function());
     });
 }
 
@@ -294,9 +281,8 @@ doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *co
 doca_error_t doca_comch_server_event_msg_recv_register(struct doca_comch_server *comch_server,
                                                        doca_comch_event_msg_recv_cb_t recv_event_cb)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        return comch_server->event_msg_recv_register(recv_event_cb, api_function());
+    return delegate(__func__, SC_ARG(comch_server), [&](auto &o) {
+        return o.event_msg_recv_register(recv_event_cb, api_function());
     });
 }
 
@@ -305,10 +291,8 @@ doca_error_t doca_comch_server_event_connection_status_changed_register(
     doca_comch_event_connection_status_changed_cb_t connect_event_cb,
     doca_comch_event_connection_status_changed_cb_t disconnect_event_cb)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        return comch_server->event_connection_register(connect_event_cb, disconnect_event_cb,
-                                                       api_function());
+    return delegate(__func__, SC_ARG(comch_server), [&](auto &o) {
+        return o.event_connection_register(connect_event_cb, disconnect_event_cb, api_function());
     });
 }
 
@@ -317,10 +301,9 @@ doca_comch_server_event_consumer_register(struct doca_comch_server *comch_server
                                           doca_comch_event_consumer_cb_t new_consumer_event_cb,
                                           doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_server);
-        return comch_server->event_consumer_register(new_consumer_event_cb,
-                                                     expired_consumer_event_cb, api_function());
+    return delegate(__func__, SC_ARG(comch_server), [&](auto &o) {
+        return o.event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb,
+                                         api_function());
     });
 }
 
@@ -347,24 +330,14 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
 
 doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        if (!comch_client->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE,
-                      "%s: the client is %s; stop it and progress until IDLE first", api_function(),
-                      softcomch::core::state_name(comch_client->state()));
-        delete comch_client;
-        return DOCA_SUCCESS;
-    });
+    return destroy_idle(__func__, SC_ARG(comch_client), "client");
 }
 
 doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client,
                                                 uint32_t size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        return comch_client->set_max_msg_size(size, api_function());
-    });
+    return delegate(__func__, SC_ARG(comch_client),
+                    [&](auto &o) { return o.set_max_msg_size(size, api_function()); });
 }
 
 doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *comch_client,
@@ -377,10 +350,8 @@ doca_error_t doca_comch_client_get_max_msg_size(const struct doca_comch_client *
 doca_error_t doca_comch_client_set_recv_queue_size(struct doca_comch_client *comch_client,
                                                    uint32_t size)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        return comch_client->set_recv_queue_size(size, api_function());
-    });
+    return delegate(__func__, SC_ARG(comch_client),
+                    [&](auto &o) { return o.set_recv_queue_size(size, api_function()); });
 }
 
 doca_error_t doca_comch_client_get_recv_queue_size(const struct doca_comch_client *comch_client,
@@ -420,10 +391,9 @@ doca_error_t doca_comch_client_task_send_set_conf(
     struct doca_comch_client *comch_client, doca_comch_task_send_completion_cb_t task_completion_cb,
     doca_comch_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        return comch_client->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
-                                                api_function());
+    return delegate(__func__, SC_ARG(comch_client), [&](auto &o) {
+        return o.task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                    api_function());
     });
 }
 
@@ -444,9 +414,8 @@ doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *co
 doca_error_t doca_comch_client_event_msg_recv_register(struct doca_comch_client *comch_client,
                                                        doca_comch_event_msg_recv_cb_t recv_event_cb)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        return comch_client->event_msg_recv_register(recv_event_cb, api_function());
+    return delegate(__func__, SC_ARG(comch_client), [&](auto &o) {
+        return o.event_msg_recv_register(recv_event_cb, api_function());
     });
 }
 
@@ -455,10 +424,9 @@ doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client
                                           doca_comch_event_consumer_cb_t new_consumer_event_cb,
                                           doca_comch_event_consumer_cb_t expired_consumer_event_cb)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_client);
-        return comch_client->event_consumer_register(new_consumer_event_cb,
-                                                     expired_consumer_event_cb, api_function());
+    return delegate(__func__, SC_ARG(comch_client), [&](auto &o) {
+        return o.event_consumer_register(new_consumer_event_cb, expired_consumer_event_cb,
+                                         api_function());
     });
 }
 

@@ -14,6 +14,8 @@ using softcomch::api_function;
 using softcomch::guard;
 using softcomch::capi::cap_u32;
 using softcomch::capi::check_connection;
+using softcomch::capi::delegate;
+using softcomch::capi::destroy_idle;
 using softcomch::capi::fastpath_supported;
 using softcomch::capi::get_into;
 using softcomch::capi::no_dpa;
@@ -52,15 +54,7 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
 
 doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(consumer);
-        if (!consumer->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE,
-                      "%s: the consumer is %s; stop it and progress until IDLE first",
-                      api_function(), softcomch::core::state_name(consumer->state()));
-        delete consumer;
-        return DOCA_SUCCESS;
-    });
+    return destroy_idle(__func__, SC_ARG(consumer), "consumer");
 }
 
 doca_error_t doca_comch_consumer_cap_is_supported(const struct doca_devinfo *devinfo)
@@ -117,10 +111,8 @@ doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consum
 doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer,
                                                   uint32_t imm_data_len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(consumer);
-        return consumer->set_imm_data_len(imm_data_len, api_function());
-    });
+    return delegate(__func__, SC_ARG(consumer),
+                    [&](auto &o) { return o.set_imm_data_len(imm_data_len, api_function()); });
 }
 
 struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer)
@@ -133,10 +125,9 @@ doca_error_t doca_comch_consumer_task_post_recv_set_conf(
     doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
     doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(consumer);
-        return consumer->task_post_recv_set_conf(task_completion_cb, task_error_cb,
-                                                 num_post_recv_tasks, api_function());
+    return delegate(__func__, SC_ARG(consumer), [&](auto &o) {
+        return o.task_post_recv_set_conf(task_completion_cb, task_error_cb, num_post_recv_tasks,
+                                         api_function());
     });
 }
 

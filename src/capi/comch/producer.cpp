@@ -14,6 +14,8 @@ using softcomch::api_function;
 using softcomch::guard;
 using softcomch::capi::cap_u32;
 using softcomch::capi::check_connection;
+using softcomch::capi::delegate;
+using softcomch::capi::destroy_idle;
 using softcomch::capi::fastpath_supported;
 using softcomch::capi::get_into;
 using softcomch::capi::no_dpa;
@@ -47,15 +49,7 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
 
 doca_error_t doca_comch_producer_destroy(struct doca_comch_producer *producer)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(producer);
-        if (!producer->is_idle())
-            SC_REFUSE(DOCA_ERROR_IN_USE,
-                      "%s: the producer is %s; stop it and progress until IDLE first",
-                      api_function(), softcomch::core::state_name(producer->state()));
-        delete producer;
-        return DOCA_SUCCESS;
-    });
+    return destroy_idle(__func__, SC_ARG(producer), "producer");
 }
 
 doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *devinfo)
@@ -120,10 +114,9 @@ doca_error_t doca_comch_producer_task_send_set_conf(
     doca_comch_producer_task_send_completion_cb_t task_completion_cb,
     doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(producer);
-        return producer->task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
-                                            api_function());
+    return delegate(__func__, SC_ARG(producer), [&](auto &o) {
+        return o.task_send_set_conf(task_completion_cb, task_error_cb, num_send_tasks,
+                                    api_function());
     });
 }
 

@@ -9,24 +9,19 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::delegate;
 using softcomch::capi::get_into;
 
 extern "C" {
 
 doca_error_t doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *refcount)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        return buf->inc_refcount(refcount);
-    });
+    return delegate(__func__, SC_ARG(buf), [&](auto &o) { return o.inc_refcount(refcount); });
 }
 
 doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *refcount)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        return buf->dec_refcount(refcount);
-    });
+    return delegate(__func__, SC_ARG(buf), [&](auto &o) { return o.dec_refcount(refcount); });
 }
 
 doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcount)
@@ -65,10 +60,7 @@ doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, size_t data_len
 
 doca_error_t doca_buf_set_data_len(struct doca_buf *buf, size_t data_len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(buf);
-        return buf->set_data_len(data_len);
-    });
+    return delegate(__func__, SC_ARG(buf), [&](auto &o) { return o.set_data_len(data_len); });
 }
 
 doca_error_t doca_buf_reset_data_len(struct doca_buf *buf)

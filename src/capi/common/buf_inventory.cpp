@@ -12,6 +12,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::delegate;
 using softcomch::capi::get_into;
 
 extern "C" {
@@ -41,18 +42,12 @@ doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 
 doca_error_t doca_buf_inventory_start(struct doca_buf_inventory *inventory)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        return inventory->start();
-    });
+    return delegate(__func__, SC_ARG(inventory), [](auto &o) { return o.start(); });
 }
 
 doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        return inventory->stop();
-    });
+    return delegate(__func__, SC_ARG(inventory), [](auto &o) { return o.stop(); });
 }
 
 doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
@@ -83,10 +78,8 @@ doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
 doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory,
                                               union doca_data user_data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        return inventory->set_user_data(user_data);
-    });
+    return delegate(__func__, SC_ARG(inventory),
+                    [&](auto &o) { return o.set_user_data(user_data); });
 }
 
 doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
@@ -112,10 +105,7 @@ doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *i
 
 doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory, uint32_t num_elements)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        return inventory->expand(num_elements);
-    });
+    return delegate(__func__, SC_ARG(inventory), [&](auto &o) { return o.expand(num_elements); });
 }
 
 } // extern "C"

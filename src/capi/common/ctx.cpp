@@ -9,6 +9,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::delegate;
 using softcomch::capi::get_into;
 using softcomch::capi::usable;
 
@@ -16,18 +17,12 @@ extern "C" {
 
 doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        return ctx->start();
-    });
+    return delegate(__func__, SC_ARG(ctx), [](auto &o) { return o.start(); });
 }
 
 doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        return ctx->stop();
-    });
+    return delegate(__func__, SC_ARG(ctx), [](auto &o) { return o.stop(); });
 }
 
 doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks)
@@ -50,10 +45,7 @@ doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu 
 
 doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        return ctx->set_user_data(user_data);
-    });
+    return delegate(__func__, SC_ARG(ctx), [&](auto &o) { return o.set_user_data(user_data); });
 }
 
 doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data)
@@ -65,10 +57,7 @@ doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data 
 doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
                                            doca_ctx_state_changed_callback_t cb)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        return ctx->set_state_changed_cb(cb);
-    });
+    return delegate(__func__, SC_ARG(ctx), [&](auto &o) { return o.set_state_changed_cb(cb); });
 }
 
 doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)

@@ -10,6 +10,7 @@
 
 using softcomch::api_function;
 using softcomch::guard;
+using softcomch::capi::delegate;
 using softcomch::capi::get_into;
 
 extern "C" {
@@ -36,18 +37,12 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 
 doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->start();
-    });
+    return delegate(__func__, SC_ARG(mmap), [](auto &o) { return o.start(); });
 }
 
 doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->stop();
-    });
+    return delegate(__func__, SC_ARG(mmap), [](auto &o) { return o.stop(); });
 }
 
 doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
@@ -123,10 +118,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 
 doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->set_memrange(addr, len);
-    });
+    return delegate(__func__, SC_ARG(mmap), [&](auto &o) { return o.set_memrange(addr, len); });
 }
 
 doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd, void *addr,
@@ -211,26 +203,19 @@ doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap, uint8_t *fr
 
 doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap, uint32_t max_num_devices)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->set_max_num_devices(max_num_devices);
-    });
+    return delegate(__func__, SC_ARG(mmap),
+                    [&](auto &o) { return o.set_max_num_devices(max_num_devices); });
 }
 
 doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint32_t access_mask)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->set_permissions(access_mask);
-    });
+    return delegate(__func__, SC_ARG(mmap),
+                    [&](auto &o) { return o.set_permissions(access_mask); });
 }
 
 doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data user_data)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->set_user_data(user_data);
-    });
+    return delegate(__func__, SC_ARG(mmap), [&](auto &o) { return o.set_user_data(user_data); });
 }
 
 doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
@@ -249,10 +234,7 @@ doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(const struct doca
 
 doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        return mmap->enable_thread_safety();
-    });
+    return delegate(__func__, SC_ARG(mmap), [](auto &o) { return o.enable_thread_safety(); });
 }
 
 } // extern "C"

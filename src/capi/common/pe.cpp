@@ -15,6 +15,7 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::guard_value;
+using softcomch::capi::delegate;
 using softcomch::capi::get_into;
 using softcomch::capi::usable;
 
@@ -98,10 +99,7 @@ doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_ha
 
 doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(pe);
-        return pe->request_notification();
-    });
+    return delegate(__func__, SC_ARG(pe), [](auto &o) { return o.request_notification(); });
 }
 
 doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
