@@ -4,6 +4,9 @@
 // representors, capability values and privilege policy (docs/topology.md section 1,
 // docs/topology.md for the file format).
 //
+// Files: topology.cpp (the model), topology_builder.cpp (a document -> a topology, with the schema
+// checks of topology_schema.cpp), topology_machine.cpp (the process-wide view).
+//
 // A `topology` is immutable once built. The process-wide one, machine(), is built on first use
 // from SOFTCOMCH_TOPOLOGY (a JSON file; unset or empty: the built-in default) and SOFTCOMCH_SIDE
 // (host | dpu; unset or empty: both sides visible). It lives until the process exits, so the
@@ -12,6 +15,7 @@
 
 #include <doca_error.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +26,30 @@
 #include "core/device.hpp"
 
 namespace softcomch::core {
+
+// The Comch capability values by name, in the order of struct comch_caps and of the topology
+// file's "comch_caps" member (docs/topology.md).
+struct comch_cap_field {
+    const char *name;
+    uint32_t comch_caps::*member;
+};
+inline constexpr comch_cap_field comch_cap_fields[] = {
+    {"max_msg_size", &comch_caps::max_msg_size},
+    {"max_name_len", &comch_caps::max_name_len},
+    {"max_recv_queue_size", &comch_caps::max_recv_queue_size},
+    {"default_recv_queue_size", &comch_caps::default_recv_queue_size},
+    {"max_clients", &comch_caps::max_clients},
+    {"max_send_tasks", &comch_caps::max_send_tasks},
+    {"consumer_max_num_tasks", &comch_caps::consumer_max_num_tasks},
+    {"consumer_max_buf_size", &comch_caps::consumer_max_buf_size},
+    {"consumer_max_buf_list_len", &comch_caps::consumer_max_buf_list_len},
+    {"max_consumers", &comch_caps::max_consumers},
+    {"max_imm_data_len", &comch_caps::max_imm_data_len},
+    {"producer_max_num_tasks", &comch_caps::producer_max_num_tasks},
+    {"producer_max_buf_size", &comch_caps::producer_max_buf_size},
+    {"producer_max_buf_list_len", &comch_caps::producer_max_buf_list_len},
+    {"max_producers", &comch_caps::max_producers},
+};
 
 class topology {
 public:
