@@ -1,28 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
+//
+// run_pair(): the fabric, the two children (child_process.hpp), and one poll() loop that relays
+// their output and watches readiness, deadlines and signals. The loop's steps are the methods of
+// pair_run below, in the order one round calls them.
 #include "pair_runner.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <random>
+#include <utility>
 
+#include "child_process.hpp"
 #include "command.hpp"
 #include "common/clock.hpp"
 #include "common/posix.hpp"
-#include "common/unique_fd.hpp"
-#include "transport/fabric.hpp"
+#include "introspect/fabric.hpp"
 
 extern char **environ;
 
@@ -61,79 +64,6 @@ void default_sink(side s, stream_kind k, std::string_view line)
                                buf); // a closed stdout: nothing to do
 }
 
-// One output stream of a child, split into lines.
-struct output_pipe {
-    unique_fd fd;
-    stream_kind kind = stream_kind::out;
-    std::string pending;
-};
-
-struct child {
-    side who;
-    pid_t pid = -1;
-    child_status status;
-    output_pipe out;
-    output_pipe err;
-
-    bool running() const noexcept { return status.started && !status.exited; }
-};
-
-// Blocks the signals the loop handles, routes them to a signalfd and ignores SIGPIPE (a
-// relayed line written to a closed stdout must not kill us); everything is undone on exit.
-class signal_scope {
-public:
-    signal_scope()
-    {
-        sigset_t handled;
-        sigemptyset(&handled);
-        for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP})
-            sigaddset(&handled, s);
-        if (sigprocmask(SIG_BLOCK, &handled, &old_mask_) != 0)
-            return;
-        blocked_ = true;
-        struct sigaction ignore {};
-        ignore.sa_handler = SIG_IGN;
-        sigemptyset(&ignore.sa_mask);
-        pipe_changed_ = sigaction(SIGPIPE, &ignore, &old_pipe_) == 0;
-        fd_.reset(signalfd(-1, &handled, SFD_NONBLOCK | SFD_CLOEXEC));
-    }
-    ~signal_scope()
-    {
-        fd_.reset();
-        if (pipe_changed_)
-            sigaction(SIGPIPE, &old_pipe_, nullptr);
-        if (blocked_) {
-            // Discard what is still pending for us (SIGCHLD of reaped children) before unblocking;
-            // a pending SIGINT/SIGTERM was already forwarded and acted upon.
-            sigset_t pending;
-            sigpending(&pending);
-            for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) {
-                if (sigismember(&pending, s) == 1 && sigismember(&old_mask_, s) != 1) {
-                    struct timespec zero {};
-                    sigset_t one;
-                    sigemptyset(&one);
-                    sigaddset(&one, s);
-                    sigtimedwait(&one, nullptr, &zero);
-                }
-            }
-            sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
-        }
-    }
-    signal_scope(const signal_scope &) = delete;
-    signal_scope &operator=(const signal_scope &) = delete;
-
-    bool ok() const noexcept { return blocked_ && bool(fd_); }
-    int fd() const noexcept { return fd_.get(); }
-    const sigset_t &child_mask() const noexcept { return old_mask_; }
-
-private:
-    sigset_t old_mask_{};
-    struct sigaction old_pipe_ {};
-    bool blocked_ = false;
-    bool pipe_changed_ = false;
-    unique_fd fd_;
-};
-
 std::string private_fabric_name()
 {
     std::random_device rd;
@@ -160,95 +90,6 @@ std::vector<std::string> child_environment(const pair_config &cfg, const std::st
     env.push_back("SOFTCOMCH_FABRIC=" + fabric);
     env.push_back("SOFTCOMCH_SIDE=" + std::string(side_name(who)));
     return env;
-}
-
-std::vector<char *> c_strings(std::vector<std::string> &v)
-{
-    std::vector<char *> out;
-    out.reserve(v.size() + 1);
-    for (auto &s : v)
-        out.push_back(s.data());
-    out.push_back(nullptr);
-    return out;
-}
-
-// Forks and execs one side. Returns an empty string or why it could not.
-std::string spawn(child &c, std::vector<std::string> argv, std::vector<std::string> env,
-                  const sigset_t &child_mask)
-{
-    if (argv.empty())
-        return "no command";
-    int out_pipe[2];
-    int err_pipe[2];
-    if (pipe2(out_pipe, O_CLOEXEC) != 0)
-        return std::string("pipe: ") + std::strerror(errno);
-    unique_fd out_r(out_pipe[0]), out_w(out_pipe[1]);
-    if (pipe2(err_pipe, O_CLOEXEC) != 0)
-        return std::string("pipe: ") + std::strerror(errno);
-    unique_fd err_r(err_pipe[0]), err_w(err_pipe[1]);
-    unique_fd null_in(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-    if (!null_in)
-        return std::string("/dev/null: ") + std::strerror(errno);
-
-    std::vector<char *> argv_c = c_strings(argv);
-    std::vector<char *> env_c = c_strings(env);
-    pid_t parent = getpid();
-
-    pid_t pid = fork();
-    if (pid < 0)
-        return std::string("fork: ") + std::strerror(errno);
-    if (pid == 0) {
-        // Child. The parent is single-threaded, so anything goes until exec.
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != parent)
-            _exit(127);
-        dup2(null_in.get(), STDIN_FILENO);
-        dup2(out_w.get(), STDOUT_FILENO);
-        dup2(err_w.get(), STDERR_FILENO);
-        struct sigaction dfl {};
-        dfl.sa_handler = SIG_DFL;
-        sigemptyset(&dfl.sa_mask);
-        sigaction(SIGPIPE, &dfl, nullptr);
-        sigprocmask(SIG_SETMASK, &child_mask, nullptr);
-        execve(argv_c[0], argv_c.data(), env_c.data());
-        std::string msg =
-            "softcomch: cannot execute " + argv[0] + ": " + std::strerror(errno) + "\n";
-        (void)softcomch::write_all(STDERR_FILENO, msg);
-        _exit(127);
-    }
-    // Parent. Setting the group here as well closes the race with the child's own setpgid().
-    setpgid(pid, pid);
-    c.pid = pid;
-    c.status.started = true;
-    c.out.fd = std::move(out_r);
-    c.out.kind = stream_kind::out;
-    c.err.fd = std::move(err_r);
-    c.err.kind = stream_kind::err;
-    for (int fd : {c.out.fd.get(), c.err.fd.get()})
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    return {};
-}
-
-// Sends `sig` to the child's process group (the child itself if the group is gone).
-void signal_child(const child &c, int sig)
-{
-    if (!c.running())
-        return;
-    if (kill(-c.pid, sig) != 0)
-        kill(c.pid, sig);
-}
-
-void reap(child &c)
-{
-    if (!c.running())
-        return;
-    int status = 0;
-    pid_t r = waitpid(c.pid, &status, WNOHANG);
-    if (r == c.pid) {
-        c.status.exited = true;
-        c.status.wait_status = status;
-    }
 }
 
 class relay {
@@ -313,6 +154,314 @@ const char *signal_abbrev(int sig)
     return name ? name : "?";
 }
 
+// Removes a private fabric's directory when the run ends.
+struct fabric_remover {
+    std::string path;
+    bool active = false;
+    ~fabric_remover()
+    {
+        std::error_code ec;
+        if (active)
+            std::filesystem::remove_all(path, ec);
+    }
+};
+
+// One run of a pair. Members are declared in the order they are set up, so that they are torn
+// down in reverse: the children's pipes, then the signal state, then the private fabric.
+class pair_run {
+public:
+    explicit pair_run(const pair_config &cfg)
+        : cfg_(cfg), t0_(now_ns()), overall_deadline_(t0_ + seconds_to_ns(cfg.timeout_s)),
+          ready_deadline_(t0_ + seconds_to_ns(cfg.ready_timeout_s)), out_(cfg)
+    {}
+
+    pair_result run()
+    {
+        if (!prepare_fabric() || !start_dpu())
+            return r_;
+        for (;;) {
+            reap(dpu_);
+            reap(host_);
+            const uint64_t now = now_ns();
+            if (waiting_ready_ && !terminating_ && now >= next_ready_check_)
+                check_ready(now);
+            check_deadlines(now);
+            const std::vector<open_pipe> open = open_pipes();
+            if (all_gone() && drained(now, open))
+                break;
+            wait_and_relay(now, open);
+        }
+        if (!outcome_set_)
+            r_.outcome = pair_outcome::completed;
+        r_.dpu = dpu_.status;
+        r_.host = host_.status;
+        r_.elapsed_s = elapsed_s();
+        return r_;
+    }
+
+private:
+    using open_pipe = std::pair<child *, output_pipe *>;
+
+    double elapsed_s() const { return double(now_ns() - t0_) / 1e9; }
+
+    void say(const std::string &msg) const
+    {
+        std::fprintf(stderr, "%s: %s\n", cfg_.tag.c_str(), msg.c_str());
+    }
+
+    // The fabric: a private one (removed at the end) or the one asked for, created if needed.
+    bool prepare_fabric()
+    {
+        const bool private_fabric = cfg_.fabric.empty();
+        r_.fabric = private_fabric ? private_fabric_name() : cfg_.fabric;
+        if (!introspect::valid_fabric_name(r_.fabric)) {
+            r_.detail =
+                "invalid fabric name '" + r_.fabric + "' (allowed: 1 to 64 of A-Z a-z 0-9 . _ -)";
+            return false;
+        }
+        try {
+            dir_ = introspect::create_fabric_dir(r_.fabric);
+        } catch (const std::exception &e) {
+            r_.detail = "cannot create the fabric directory: " + std::string(e.what());
+            return false;
+        }
+        remover_.path = dir_;
+        remover_.active = private_fabric;
+        if (cfg_.verbose)
+            say("fabric " + r_.fabric + " (" + dir_ + ")");
+        return true;
+    }
+
+    // Signal handling, then the DPU side.
+    bool start_dpu()
+    {
+        signals_.emplace();
+        if (!signals_->ok()) {
+            r_.detail = std::string("cannot set up signal handling: ") + std::strerror(errno);
+            return false;
+        }
+        const std::string error =
+            spawn(dpu_, cfg_.dpu_argv, child_environment(cfg_, r_.fabric, side::dpu),
+                  signals_->child_mask());
+        if (!error.empty()) {
+            r_.detail = "cannot start the DPU side: " + error;
+            return false;
+        }
+        if (cfg_.verbose)
+            say("DPU side started (pid " + std::to_string(dpu_.pid) + "); waiting for its server");
+        return true;
+    }
+
+    // Readiness: the DPU side has a server endpoint in the fabric. Then the host side starts;
+    // a DPU side that exits or runs out of time first ends the run.
+    void check_ready(uint64_t now)
+    {
+        next_ready_check_ = now + ready_poll_ns;
+        bool ready = false;
+        try {
+            ready = !introspect::live_endpoints(dir_).empty();
+        } catch (const std::exception &e) {
+            endpoint_error_ = e.what();
+        }
+        if (ready) {
+            waiting_ready_ = false;
+            r_.ready_s = elapsed_s();
+            if (cfg_.verbose)
+                say("DPU side listening after " + format_seconds(r_.ready_s) +
+                    "; starting the host side");
+            const std::string error =
+                spawn(host_, cfg_.host_argv, child_environment(cfg_, r_.fabric, side::host),
+                      signals_->child_mask());
+            if (!error.empty()) {
+                set_outcome(pair_outcome::setup_failed, "cannot start the host side: " + error);
+                terminate_all(SIGTERM);
+            }
+        } else if (dpu_.status.exited) {
+            waiting_ready_ = false;
+            set_outcome(pair_outcome::not_ready, "the DPU side " + dpu_.status.describe() +
+                                                     " before a Comch server was listening");
+        } else if (now >= ready_deadline_) {
+            waiting_ready_ = false;
+            std::string why = "the DPU side did not start a Comch server within " +
+                              format_seconds(cfg_.ready_timeout_s);
+            if (!endpoint_error_.empty())
+                why += " (reading the fabric failed: " + endpoint_error_ + ")";
+            set_outcome(pair_outcome::not_ready, why);
+            terminate_all(SIGTERM);
+        }
+    }
+
+    // The run's --timeout, and SIGKILL for a side still running 2 s after being signalled.
+    void check_deadlines(uint64_t now)
+    {
+        if (!terminating_ && now >= overall_deadline_) {
+            set_outcome(pair_outcome::timed_out, "timed out after " +
+                                                     format_seconds(cfg_.timeout_s) +
+                                                     "; still running: " + still_running());
+            terminate_all(SIGTERM);
+        }
+        if (kill_at_ != 0 && now >= kill_at_) {
+            for (child *c : {&dpu_, &host_}) {
+                if (c->running() && cfg_.report)
+                    say("the " + std::string(side_name(c->who)) +
+                        " side is still running 2 s after being signalled; sending SIGKILL");
+                signal_child(*c, SIGKILL);
+            }
+            kill_at_ = 0;
+        }
+    }
+
+    std::vector<open_pipe> open_pipes()
+    {
+        std::vector<open_pipe> open;
+        for (child *c : {&dpu_, &host_})
+            for (output_pipe *p : {&c->out, &c->err})
+                if (p->fd)
+                    open.emplace_back(c, p);
+        return open;
+    }
+
+    // Both sides gone (and the host side not still to be started).
+    bool all_gone() const
+    {
+        return !dpu_.running() && !host_.running() && !(waiting_ready_ && !terminating_);
+    }
+
+    // Once both are gone, their output gets a little time to drain (a background grandchild may
+    // hold a pipe); then whoever still holds one is sent SIGTERM. True when the run is over.
+    bool drained(uint64_t now, const std::vector<open_pipe> &open)
+    {
+        if (open.empty())
+            return true;
+        if (drain_until_ == 0) {
+            drain_until_ = now + drain_grace_ns;
+            return false;
+        }
+        if (now < drain_until_)
+            return false;
+        for (auto [c, p] : open) {
+            // The group still has a member holding the pipe, so its id is still ours.
+            kill(-c->pid, SIGTERM);
+            out_.close(c->who, *p);
+        }
+        return true;
+    }
+
+    // How long the loop may sleep: until the next deadline, at most 1 s.
+    int poll_timeout_ms(uint64_t now) const
+    {
+        uint64_t wake = now + 1000 * ms;
+        if (waiting_ready_ && !terminating_)
+            wake = std::min(wake, next_ready_check_);
+        if (!terminating_)
+            wake = std::min(wake, overall_deadline_);
+        if (kill_at_ != 0)
+            wake = std::min(wake, kill_at_);
+        if (drain_until_ != 0)
+            wake = std::min(wake, drain_until_);
+        return wake > now ? int((wake - now + ms - 1) / ms) : 0;
+    }
+
+    // Sleeps until a signal, output or the next deadline; handles what came.
+    void wait_and_relay(uint64_t now, const std::vector<open_pipe> &open)
+    {
+        std::vector<pollfd> fds;
+        fds.push_back({signals_->fd(), POLLIN, 0});
+        for (auto [c, p] : open)
+            fds.push_back({p->fd.get(), POLLIN, 0});
+        const int n = ::poll(fds.data(), fds.size(), poll_timeout_ms(now));
+        if (n < 0 && errno != EINTR) {
+            set_outcome(pair_outcome::setup_failed, std::string("poll: ") + std::strerror(errno));
+            terminate_all(SIGKILL);
+            return;
+        }
+        if (n <= 0)
+            return;
+        if (fds[0].revents & POLLIN)
+            on_signals();
+        for (size_t i = 1; i < fds.size(); ++i) {
+            if (fds[i].revents != 0)
+                out_.pump(open[i - 1].first->who, *open[i - 1].second);
+        }
+    }
+
+    // SIGINT, SIGTERM, SIGHUP: passed on to both sides; a second one sends SIGKILL.
+    void on_signals()
+    {
+        signalfd_siginfo info;
+        while (::read(signals_->fd(), &info, sizeof(info)) == ssize_t(sizeof(info))) {
+            const int sig = int(info.ssi_signo);
+            if (sig == SIGCHLD)
+                continue; // reaped at the top of the loop
+            if (r_.outcome == pair_outcome::interrupted && outcome_set_) {
+                // A second interrupt: stop waiting politely.
+                for (child *c : {&dpu_, &host_})
+                    signal_child(*c, SIGKILL);
+                continue;
+            }
+            r_.signal = sig;
+            set_outcome(pair_outcome::interrupted, std::string("received SIG") +
+                                                       signal_abbrev(sig) + "; passing it on to " +
+                                                       still_running());
+            waiting_ready_ = false;
+            terminate_all(sig);
+        }
+    }
+
+    // The first outcome sticks.
+    void set_outcome(pair_outcome o, std::string detail)
+    {
+        if (outcome_set_)
+            return;
+        outcome_set_ = true;
+        r_.outcome = o;
+        r_.detail = std::move(detail);
+        if (cfg_.report)
+            say(r_.detail);
+    }
+
+    void terminate_all(int sig)
+    {
+        terminating_ = true;
+        for (child *c : {&dpu_, &host_})
+            signal_child(*c, sig);
+        if (kill_at_ == 0)
+            kill_at_ = now_ns() + kill_grace_ns;
+    }
+
+    std::string still_running() const
+    {
+        std::string s;
+        for (const child *c : {&dpu_, &host_}) {
+            if (c->running())
+                s += (s.empty() ? "" : ", ") + std::string(side_name(c->who));
+        }
+        if (!host_.status.started)
+            s += " (host not started)";
+        return s.empty() ? std::string("nothing") : s;
+    }
+
+    const pair_config &cfg_;
+    pair_result r_;
+    const uint64_t t0_;
+    const uint64_t overall_deadline_;
+    const uint64_t ready_deadline_;
+    std::string dir_;
+    fabric_remover remover_;
+    std::optional<signal_scope> signals_;
+    child dpu_{side::dpu};
+    child host_{side::host};
+    relay out_;
+
+    bool waiting_ready_ = true;
+    bool outcome_set_ = false;
+    bool terminating_ = false;
+    uint64_t kill_at_ = 0;     // 0: no SIGKILL scheduled
+    uint64_t drain_until_ = 0; // 0: children not all gone yet
+    uint64_t next_ready_check_ = 0;
+    std::string endpoint_error_;
+};
+
 } // namespace
 
 std::string_view side_name(side s) noexcept
@@ -369,239 +518,8 @@ std::string pair_result::summary() const
 
 pair_result run_pair(const pair_config &cfg)
 {
-    pair_result r;
-    const uint64_t t0 = now_ns();
-    auto elapsed_s = [&] {
-        return double(now_ns() - t0) / 1e9;
-    };
-    auto say = [&](const std::string &msg) {
-        std::fprintf(stderr, "%s: %s\n", cfg.tag.c_str(), msg.c_str());
-    };
-
-    // ---- the fabric ----
-    const bool private_fabric = cfg.fabric.empty();
-    r.fabric = private_fabric ? private_fabric_name() : cfg.fabric;
-    if (!transport::valid_fabric_name(r.fabric)) {
-        r.detail = "invalid fabric name '" + r.fabric + "' (allowed: 1 to 64 of A-Z a-z 0-9 . _ -)";
-        return r;
-    }
-    std::string dir;
-    try {
-        dir = transport::fabric_dir(r.fabric);
-    } catch (const std::exception &e) {
-        r.detail = "cannot create the fabric directory: " + std::string(e.what());
-        return r;
-    }
-    struct fabric_remover {
-        const std::string &path;
-        bool active;
-        ~fabric_remover()
-        {
-            std::error_code ec;
-            if (active)
-                std::filesystem::remove_all(path, ec);
-        }
-    } remover{dir, private_fabric};
-    if (cfg.verbose)
-        say("fabric " + r.fabric + " (" + dir + ")");
-
-    signal_scope signals;
-    if (!signals.ok()) {
-        r.detail = std::string("cannot set up signal handling: ") + std::strerror(errno);
-        return r;
-    }
-
-    child dpu{side::dpu};
-    child host{side::host};
-    relay out(cfg);
-
-    std::string error =
-        spawn(dpu, cfg.dpu_argv, child_environment(cfg, r.fabric, side::dpu), signals.child_mask());
-    if (!error.empty()) {
-        r.detail = "cannot start the DPU side: " + error;
-        return r;
-    }
-    if (cfg.verbose)
-        say("DPU side started (pid " + std::to_string(dpu.pid) + "); waiting for its server");
-
-    // ---- the loop ----
-    const uint64_t overall_deadline = t0 + seconds_to_ns(cfg.timeout_s);
-    const uint64_t ready_deadline = t0 + seconds_to_ns(cfg.ready_timeout_s);
-    bool waiting_ready = true;
-    bool outcome_set = false;
-    bool terminating = false;
-    uint64_t kill_at = 0;     // 0: no SIGKILL scheduled
-    uint64_t drain_until = 0; // 0: children not all gone yet
-    uint64_t next_ready_check = 0;
-    std::string endpoint_error;
-
-    auto set_outcome = [&](pair_outcome o, std::string detail) {
-        if (outcome_set)
-            return;
-        outcome_set = true;
-        r.outcome = o;
-        r.detail = std::move(detail);
-        if (cfg.report)
-            say(r.detail);
-    };
-    auto terminate_all = [&](int sig) {
-        terminating = true;
-        for (child *c : {&dpu, &host})
-            signal_child(*c, sig);
-        if (kill_at == 0)
-            kill_at = now_ns() + kill_grace_ns;
-    };
-    auto still_running = [&] {
-        std::string s;
-        for (child *c : {&dpu, &host}) {
-            if (c->running())
-                s += (s.empty() ? "" : ", ") + std::string(side_name(c->who));
-        }
-        if (!host.status.started)
-            s += " (host not started)";
-        return s.empty() ? std::string("nothing") : s;
-    };
-
-    for (;;) {
-        reap(dpu);
-        reap(host);
-        uint64_t now = now_ns();
-
-        // Readiness: the DPU side has a server endpoint in the fabric.
-        if (waiting_ready && !terminating && now >= next_ready_check) {
-            next_ready_check = now + ready_poll_ns;
-            bool ready = false;
-            try {
-                ready = !transport::list_endpoints(dir).empty();
-            } catch (const std::exception &e) {
-                endpoint_error = e.what();
-            }
-            if (ready) {
-                waiting_ready = false;
-                r.ready_s = elapsed_s();
-                if (cfg.verbose)
-                    say("DPU side listening after " + format_seconds(r.ready_s) +
-                        "; starting the host side");
-                error = spawn(host, cfg.host_argv, child_environment(cfg, r.fabric, side::host),
-                              signals.child_mask());
-                if (!error.empty()) {
-                    set_outcome(pair_outcome::setup_failed, "cannot start the host side: " + error);
-                    terminate_all(SIGTERM);
-                }
-            } else if (dpu.status.exited) {
-                waiting_ready = false;
-                set_outcome(pair_outcome::not_ready, "the DPU side " + dpu.status.describe() +
-                                                         " before a Comch server was listening");
-            } else if (now >= ready_deadline) {
-                waiting_ready = false;
-                std::string why = "the DPU side did not start a Comch server within " +
-                                  format_seconds(cfg.ready_timeout_s);
-                if (!endpoint_error.empty())
-                    why += " (reading the fabric failed: " + endpoint_error + ")";
-                set_outcome(pair_outcome::not_ready, why);
-                terminate_all(SIGTERM);
-            }
-        }
-
-        if (!terminating && now >= overall_deadline) {
-            set_outcome(pair_outcome::timed_out, "timed out after " +
-                                                     format_seconds(cfg.timeout_s) +
-                                                     "; still running: " + still_running());
-            terminate_all(SIGTERM);
-        }
-        if (kill_at != 0 && now >= kill_at) {
-            for (child *c : {&dpu, &host}) {
-                if (c->running() && cfg.report)
-                    say("the " + std::string(side_name(c->who)) +
-                        " side is still running 2 s after being signalled; sending SIGKILL");
-                signal_child(*c, SIGKILL);
-            }
-            kill_at = 0;
-        }
-
-        // Both gone: let their output drain a little (a background grandchild may hold a pipe).
-        bool all_gone = !dpu.running() && !host.running() && !(waiting_ready && !terminating);
-        std::vector<std::pair<child *, output_pipe *>> open;
-        for (child *c : {&dpu, &host})
-            for (output_pipe *p : {&c->out, &c->err})
-                if (p->fd)
-                    open.emplace_back(c, p);
-        if (all_gone) {
-            if (open.empty())
-                break;
-            if (drain_until == 0) {
-                drain_until = now + drain_grace_ns;
-            } else if (now >= drain_until) {
-                for (auto [c, p] : open) {
-                    // The group still has a member holding the pipe, so its id is still ours.
-                    kill(-c->pid, SIGTERM);
-                    out.close(c->who, *p);
-                }
-                break;
-            }
-        }
-
-        // Sleep until something happens or the next deadline.
-        uint64_t wake = now + 1000 * ms;
-        if (waiting_ready && !terminating)
-            wake = std::min(wake, next_ready_check);
-        if (!terminating)
-            wake = std::min(wake, overall_deadline);
-        if (kill_at != 0)
-            wake = std::min(wake, kill_at);
-        if (drain_until != 0)
-            wake = std::min(wake, drain_until);
-        int timeout_ms = wake > now ? int((wake - now + ms - 1) / ms) : 0;
-
-        std::vector<pollfd> fds;
-        fds.push_back({signals.fd(), POLLIN, 0});
-        for (auto [c, p] : open)
-            fds.push_back({p->fd.get(), POLLIN, 0});
-        int n = ::poll(fds.data(), fds.size(), timeout_ms);
-        if (n < 0 && errno != EINTR) {
-            set_outcome(pair_outcome::setup_failed, std::string("poll: ") + std::strerror(errno));
-            terminate_all(SIGKILL);
-            continue;
-        }
-        if (n <= 0)
-            continue;
-
-        if (fds[0].revents & POLLIN) {
-            signalfd_siginfo info;
-            while (::read(signals.fd(), &info, sizeof(info)) == ssize_t(sizeof(info))) {
-                int sig = int(info.ssi_signo);
-                if (sig == SIGCHLD)
-                    continue; // reaped at the top of the loop
-                if (r.outcome == pair_outcome::interrupted && outcome_set) {
-                    // A second interrupt: stop waiting politely.
-                    for (child *c : {&dpu, &host})
-                        signal_child(*c, SIGKILL);
-                    continue;
-                }
-                r.signal = sig;
-                set_outcome(pair_outcome::interrupted, std::string("received SIG") +
-                                                           signal_abbrev(sig) +
-                                                           "; passing it on to " + still_running());
-                waiting_ready = false;
-                terminating = true;
-                for (child *c : {&dpu, &host})
-                    signal_child(*c, sig);
-                if (kill_at == 0)
-                    kill_at = now_ns() + kill_grace_ns;
-            }
-        }
-        for (size_t i = 1; i < fds.size(); ++i) {
-            if (fds[i].revents != 0)
-                out.pump(open[i - 1].first->who, *open[i - 1].second);
-        }
-    }
-
-    if (!outcome_set)
-        r.outcome = pair_outcome::completed;
-    r.dpu = dpu.status;
-    r.host = host.status;
-    r.elapsed_s = elapsed_s();
-    return r;
+    pair_run run(cfg);
+    return run.run();
 }
 
 } // namespace softcomch::tools
