@@ -17,6 +17,15 @@
 #   any layer  nothing from capi, except capi itself and argp (the C API implementation stays
 #              on top)
 #
+# The introspection API and the tools (the block below marked so):
+#
+#   cmake -DSRC_DIR=<src/> [-DTOOLS_DIR=<tools/>] -P layering.cmake
+#
+#   introspect nothing from comch, capi, argp (it sits on common, core and transport)
+#   any layer  of src/ nothing from introspect: only the tools use it
+#   tools/     of src/ only introspect and common (a tool's own files and the public headers
+#              are free)
+#
 # Every offending line is printed as file:line: text.
 
 cmake_minimum_required(VERSION 3.20)
@@ -39,6 +48,27 @@ set(transport_public_allowed doca_error.h doca_compat.h doca_config.h doca_build
 file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*)
 list(SORT files)
 
+# ---- the introspection API and the tools ----
+set(forbidden_introspect comch capi argp)
+foreach(l common transport core comch capi argp other)
+  list(APPEND forbidden_${l} introspect)
+endforeach()
+set(forbidden_tools core transport comch capi argp)
+list(APPEND known_layers introspect tools)
+set(tools_prefix "") # TOOLS_DIR relative to SRC_DIR, with a trailing '/': its files' layer is tools
+if(DEFINED TOOLS_DIR)
+  if(NOT IS_DIRECTORY "${TOOLS_DIR}")
+    message(FATAL_ERROR "layering.cmake: TOOLS_DIR=${TOOLS_DIR} is not a directory")
+  endif()
+  get_filename_component(TOOLS_DIR "${TOOLS_DIR}" ABSOLUTE)
+  file(RELATIVE_PATH tools_prefix ${SRC_DIR} ${TOOLS_DIR})
+  set(tools_prefix "${tools_prefix}/")
+  file(GLOB_RECURSE tool_files RELATIVE ${SRC_DIR} ${TOOLS_DIR}/*)
+  list(SORT tool_files)
+  list(APPEND files ${tool_files})
+endif()
+# ---- end of the introspection API and the tools ----
+
 set(report "")
 set(violations 0)
 set(scanned 0)
@@ -51,6 +81,10 @@ foreach(rel IN LISTS files)
     set(layer "${CMAKE_MATCH_1}")
   else()
     set(layer "")
+  endif()
+  string(FIND "${rel}" "${tools_prefix}" tools_at)
+  if(NOT tools_prefix STREQUAL "" AND tools_at EQUAL 0)
+    set(layer tools)
   endif()
   if(layer IN_LIST known_layers)
     set(forbidden ${forbidden_${layer}})
@@ -108,6 +142,10 @@ foreach(rel IN LISTS files)
        AND target_layer IN_LIST forbidden)
       if(target_layer STREQUAL "capi")
         set(reason "only src/capi and src/argp may include the C API implementation")
+      elseif(layer STREQUAL "tools")
+        set(reason "tools/ may include from src/ only introspect/ and common/")
+      elseif(target_layer STREQUAL "introspect")
+        set(reason "only tools/ may include the introspection API (src/introspect)")
       else()
         set(reason "${layer} must not include ${target_layer}")
       endif()
@@ -134,4 +172,4 @@ if(violations GREATER 0)
   message(FATAL_ERROR "layering rules broken under ${SRC_DIR}:\n${report}${violations} violation(s) "
                       "(rules: tests/abi/layering.cmake, docs/testing.md)")
 endif()
-message(STATUS "layering: ${scanned} files under ${SRC_DIR} follow the include rules")
+message(STATUS "layering: ${scanned} files under ${SRC_DIR} ${TOOLS_DIR} follow the include rules")
