@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/topology_schema.hpp"
 
+#include <charconv>
 #include <cstdio>
+#include <system_error>
 
 #include "core/device.hpp"
 
@@ -128,31 +130,16 @@ std::string checked_pci(const json::value &v, const std::string &path)
     return canon;
 }
 
-namespace {
-
-int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-} // namespace
-
 std::array<uint8_t, 6> checked_mac(const json::value &v, const std::string &path)
 {
     const std::string &s = as_string(v, path);
     std::array<uint8_t, 6> mac{};
     bool ok = s.size() == 17;
     for (size_t i = 0; ok && i < 6; ++i) {
-        int hi = hexval(s[i * 3]), lo = hexval(s[i * 3 + 1]);
-        ok = hi >= 0 && lo >= 0 && (i == 5 || s[i * 3 + 2] == ':');
-        if (ok)
-            mac[i] = static_cast<uint8_t>(hi << 4 | lo);
+        // Two hex digits, then ':' (from_chars takes no sign or prefix for an unsigned type).
+        const char *first = s.data() + i * 3;
+        const auto [end, ec] = std::from_chars(first, first + 2, mac[i], 16);
+        ok = ec == std::errc() && end == first + 2 && (i == 5 || s[i * 3 + 2] == ':');
     }
     if (!ok)
         fail(path, "malformed MAC address \"" + s + "\" (expected \"xx:xx:xx:xx:xx:xx\")");

@@ -19,6 +19,19 @@ namespace shm = transport::shm;
 static_assert(std::string_view(memory_env) == shm::k_memory_env);
 static_assert(std::string_view(copy_env) == shm::k_copy_env);
 
+// The introspection enums list the fast path's values in the same order.
+template <class To, class From> constexpr To mirrored(From v) noexcept
+{
+    return static_cast<To>(static_cast<uint32_t>(v));
+}
+static_assert(mirrored<memory_policy>(shm::memory_policy::auto_select) ==
+              memory_policy::auto_select);
+static_assert(mirrored<memory_policy>(shm::memory_policy::shared) == memory_policy::shared);
+static_assert(mirrored<memory_policy>(shm::memory_policy::pvw) == memory_policy::pvw);
+static_assert(mirrored<copy_policy>(shm::copy_policy::auto_select) == copy_policy::auto_select);
+static_assert(mirrored<copy_policy>(shm::copy_policy::cached) == copy_policy::cached);
+static_assert(mirrored<copy_policy>(shm::copy_policy::streaming) == copy_policy::streaming);
+
 memory_setting memory_policy_setting()
 {
     memory_setting s;
@@ -27,17 +40,7 @@ memory_setting memory_policy_setting()
         return s;
     s.valid = true;
     s.name = shm::memory_policy_name(p);
-    switch (p) {
-    case shm::memory_policy::auto_select:
-        s.policy = memory_policy::auto_select;
-        break;
-    case shm::memory_policy::shared:
-        s.policy = memory_policy::shared;
-        break;
-    case shm::memory_policy::pvw:
-        s.policy = memory_policy::pvw;
-        break;
-    }
+    s.policy = mirrored<memory_policy>(p);
     return s;
 }
 
@@ -50,17 +53,7 @@ copy_setting copy_policy_setting()
     s.valid = true;
     s.name = shm::copy_policy_name(plan.policy);
     s.cache_budget = plan.cache_budget;
-    switch (plan.policy) {
-    case shm::copy_policy::auto_select:
-        s.policy = copy_policy::auto_select;
-        break;
-    case shm::copy_policy::cached:
-        s.policy = copy_policy::cached;
-        break;
-    case shm::copy_policy::streaming:
-        s.policy = copy_policy::streaming;
-        break;
-    }
+    s.policy = mirrored<copy_policy>(plan.policy);
     return s;
 }
 

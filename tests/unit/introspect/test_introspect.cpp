@@ -72,14 +72,9 @@ softcomch::unique_fd bound_socket(const std::string &path, bool listening)
 
 transport::endpoint_info info_of(const std::string &dir, const std::string &name, int pid)
 {
-    transport::endpoint_info e;
-    e.key = {"bf0", "0000:b1:00.0", name};
+    transport::endpoint_info e{
+        {"bf0", "0000:b1:00.0", name}, {}, pid, "0000:03:00.0", "pf0hpf", 4080, 16};
     e.socket_path = transport::endpoint_socket_path(dir, e.key);
-    e.pid = pid;
-    e.dpu_device = "0000:03:00.0";
-    e.representor = "pf0hpf";
-    e.max_msg_size = 4080;
-    e.recv_queue_size = 16;
     return e;
 }
 
