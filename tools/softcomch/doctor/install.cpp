@@ -42,10 +42,12 @@ bool on_path(const std::string &name)
     std::string_view rest(path);
     while (true) {
         const size_t colon = rest.find(':');
-        std::string dir(rest.substr(0, colon));
-        if (dir.empty())
-            dir = ".";
-        if (::access((dir + "/" + name).c_str(), X_OK) == 0)
+        const std::string_view dir = rest.substr(0, colon);
+        // Built by appends, not `dir + "/" + name`: g++ 12 warns falsely on that when optimizing
+        // (-Wrestrict, GCC bug 105651).
+        std::string candidate(dir.empty() ? std::string_view(".") : dir);
+        candidate.append("/").append(name);
+        if (::access(candidate.c_str(), X_OK) == 0)
             return true;
         if (colon == std::string_view::npos)
             return false;
