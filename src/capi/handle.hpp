@@ -136,6 +136,6 @@ bool usable(const T *p, const char *expr, const char *func = api_function()) noe
 #define SC_REQUIRE(p)                                                                              \
     do {                                                                                           \
         if (const char *why_ = ::softcomch::capi::why_unusable(p))                                 \
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p "%s %s", ::softcomch::api_function(),   \
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: " #p "%s %s", ::softcomch::api_function(),    \
                       ::softcomch::capi::address_of(p).text, why_);                                \
     } while (0)
