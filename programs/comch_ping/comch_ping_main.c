@@ -6,7 +6,6 @@
 // server name "comch_ping", busy polling (--epoll sleeps on the PE notification handle
 // instead).
 // COUNT and SIZE are the client's choice; the server learns them from the messages.
-#include <stdlib.h>
 #include <string.h>
 
 #include <doca_argp.h>
@@ -14,26 +13,9 @@
 #include <doca_log.h>
 
 #include "comch_ping.h"
-#include "sample_args.h"
-#include "sample_common.h"
+#include "program_common.h"
 
 DOCA_LOG_REGISTER(COMCH_PING::MAIN);
-
-static doca_error_t on_role(void *param, void *config)
-{
-	struct ping_config *cfg = config;
-	const char *value = param;
-
-	if (strcmp(value, "server") == 0) {
-		cfg->role = PING_ROLE_SERVER;
-	} else if (strcmp(value, "client") == 0) {
-		cfg->role = PING_ROLE_CLIENT;
-	} else {
-		DOCA_LOG_ERR("--role must be 'server' or 'client', not '%s'", value);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return DOCA_SUCCESS;
-}
 
 static doca_error_t on_count(void *param, void *config)
 {
@@ -61,140 +43,39 @@ static doca_error_t on_size(void *param, void *config)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t on_epoll(void *param, void *config)
-{
-	struct ping_config *cfg = config;
+static const struct program_flag ping_flags[] = {
+	{"n", "count", "<num>", "Number of messages the client sends (default 1000)", DOCA_ARGP_TYPE_INT, on_count,
+	 false},
+	{"s", "size", "<bytes>", "Size of each message, header included (default 64)", DOCA_ARGP_TYPE_INT, on_size,
+	 false},
+};
 
-	cfg->use_epoll = *(const bool *)param;
-	return DOCA_SUCCESS;
+static doca_error_t run_server(const void *config)
+{
+	return ping_run_server(config);
 }
 
-static doca_error_t on_name(void *param, void *config)
+static doca_error_t run_client(const void *config)
 {
-	struct ping_config *cfg = config;
-	const char *value = param;
-	size_t len = strnlen(value, sizeof(cfg->name));
-
-	if (len == 0 || len >= sizeof(cfg->name)) {
-		DOCA_LOG_ERR("--name must have 1 to %zu characters", sizeof(cfg->name) - 1);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	memcpy(cfg->name, value, len + 1);
-	return DOCA_SUCCESS;
-}
-
-static doca_error_t register_flag(const char *short_name,
-				  const char *long_name,
-				  const char *arguments,
-				  const char *description,
-				  enum doca_argp_type type,
-				  doca_argp_param_cb_t callback,
-				  bool mandatory)
-{
-	struct doca_argp_param *param;
-	doca_error_t result;
-
-	result = doca_argp_param_create(&param);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot create the --%s flag: %s", long_name, doca_error_get_descr(result));
-		return result;
-	}
-	if (short_name != NULL)
-		doca_argp_param_set_short_name(param, short_name);
-	doca_argp_param_set_long_name(param, long_name);
-	if (arguments != NULL)
-		doca_argp_param_set_arguments(param, arguments);
-	doca_argp_param_set_description(param, description);
-	doca_argp_param_set_callback(param, callback);
-	doca_argp_param_set_type(param, type);
-	if (mandatory)
-		doca_argp_param_set_mandatory(param);
-	result = doca_argp_register_param(param);
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot register the --%s flag: %s", long_name, doca_error_get_descr(result));
-	return result;
-}
-
-static doca_error_t register_ping_flags(void)
-{
-	doca_error_t result;
-
-	result = sample_args_register(SAMPLE_ARG_PCI | SAMPLE_ARG_REP);
-	if (result == DOCA_SUCCESS)
-		result = register_flag(NULL, "role", "<server|client>", "Which side to play", DOCA_ARGP_TYPE_STRING,
-				       on_role, true);
-	if (result == DOCA_SUCCESS)
-		result = register_flag("n", "count", "<num>", "Number of messages the client sends (default 1000)",
-				       DOCA_ARGP_TYPE_INT, on_count, false);
-	if (result == DOCA_SUCCESS)
-		result = register_flag("s", "size", "<bytes>", "Size of each message, header included (default 64)",
-				       DOCA_ARGP_TYPE_INT, on_size, false);
-	if (result == DOCA_SUCCESS)
-		result = register_flag(NULL, "epoll", NULL,
-				       "Sleep on the progress engine's notification handle instead of polling",
-				       DOCA_ARGP_TYPE_BOOLEAN, on_epoll, false);
-	if (result == DOCA_SUCCESS)
-		result = register_flag(NULL, "name", "<name>", "Server name (default comch_ping)",
-				       DOCA_ARGP_TYPE_STRING, on_name, false);
-	return result;
+	return ping_run_client(config);
 }
 
 int main(int argc, char **argv)
 {
+	const struct program_spec spec = {
+		.program = "comch_ping",
+		.default_name = PING_DEFAULT_NAME,
+		.name_description = "Server name (default comch_ping)",
+		.epoll_description = "Sleep on the progress engine's notification handle instead of polling",
+		.flags = ping_flags,
+		.num_flags = sizeof(ping_flags) / sizeof(ping_flags[0]),
+		.run_server = run_server,
+		.run_client = run_client,
+	};
 	struct ping_config cfg;
-	int exit_status = EXIT_FAILURE;
-	doca_error_t result;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.count = PING_DEFAULT_COUNT;
 	cfg.size = PING_DEFAULT_SIZE;
-	strcpy(cfg.name, PING_DEFAULT_NAME);
-	result = sample_args_init(&cfg.comch, NULL, PING_DEFAULT_REP_PCI, NULL);
-	if (result != DOCA_SUCCESS)
-		goto out;
-
-	result = sample_logging_init();
-	if (result != DOCA_SUCCESS)
-		goto out;
-
-	result = doca_argp_init(NULL, &cfg);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot set up the argument parser: %s", doca_error_get_descr(result));
-		goto out;
-	}
-	result = register_ping_flags();
-	if (result != DOCA_SUCCESS)
-		goto argp_done;
-	result = doca_argp_start(argc, argv);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot parse the command line: %s", doca_error_get_descr(result));
-		goto argp_done;
-	}
-
-	if (!cfg.comch.pci_addr_given)
-		strcpy(cfg.comch.pci_addr,
-		       cfg.role == PING_ROLE_SERVER ? PING_DEFAULT_SERVER_PCI : PING_DEFAULT_CLIENT_PCI);
-
-	switch (cfg.role) {
-	case PING_ROLE_SERVER:
-		result = ping_run_server(&cfg);
-		break;
-	case PING_ROLE_CLIENT:
-		result = ping_run_client(&cfg);
-		break;
-	default:
-		DOCA_LOG_ERR("--role server or --role client is required");
-		result = DOCA_ERROR_INVALID_VALUE;
-		break;
-	}
-	if (result == DOCA_SUCCESS)
-		exit_status = EXIT_SUCCESS;
-	else
-		DOCA_LOG_ERR("comch_ping failed: %s", doca_error_get_descr(result));
-
-argp_done:
-	doca_argp_destroy();
-out:
-	sample_args_release(&cfg.comch);
-	return exit_status;
+	return program_main(argc, argv, &cfg.args, &spec);
 }
