@@ -267,14 +267,9 @@ doca_error_t ping_run_client(const struct ping_config *cfg)
 	result = create_client(&c, max_msg_size);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = doca_ctx_start(c.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the client: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(c.ctx, "client");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 
 	result = ping_drive(c.pe, cfg->args.use_epoll, &c.done, &loop_stats);
 	if (result == DOCA_SUCCESS)

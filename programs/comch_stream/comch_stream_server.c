@@ -399,12 +399,9 @@ static doca_error_t create_consumer(struct stream_server *s)
 		return result;
 	}
 
-	result = doca_ctx_start(s->consumer_ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the consumer: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		return result == DOCA_SUCCESS ? DOCA_ERROR_UNEXPECTED : result;
-	}
+	result = sample_start_async(s->consumer_ctx, "consumer");
+	if (result != DOCA_SUCCESS)
+		return result;
 	(void)doca_comch_consumer_get_id(s->consumer, &id);
 	result = stream_driver_run_until(&s->driver, &s->consumer_running, &s->abort, STREAM_WAIT_TIMEOUT_S * 1000ull);
 	if (result != DOCA_SUCCESS) {

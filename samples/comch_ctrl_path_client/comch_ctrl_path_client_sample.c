@@ -206,14 +206,9 @@ doca_error_t run_ctrl_path_client(const char *server_name, const char *pci_addr,
 		goto out;
 
 	// A client connects in the background: anything but IN_PROGRESS is a failure.
-	result = doca_ctx_start(c.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the client: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(c.ctx, "client");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 
 	sample_poll_until(c.pe, &c.done);
 

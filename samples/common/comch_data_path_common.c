@@ -333,14 +333,9 @@ doca_error_t dp_receive_one(const struct dp_link *link, char *out, size_t out_si
 		goto out;
 
 	// A consumer starts asynchronously: it is RUNNING once the peer knows its id.
-	result = doca_ctx_start(r.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the consumer: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(r.ctx, "consumer");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 	if (doca_comch_consumer_get_id(r.consumer, &id) == DOCA_SUCCESS)
 		DOCA_LOG_INFO("Consumer %u created; waiting for a message", id);
 

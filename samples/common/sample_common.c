@@ -193,6 +193,16 @@ bool sample_flag_is_set(const void *flag)
 	return *(const bool *)flag;
 }
 
+doca_error_t sample_start_async(struct doca_ctx *ctx, const char *what)
+{
+	doca_error_t result = doca_ctx_start(ctx);
+
+	if (result == DOCA_ERROR_IN_PROGRESS)
+		return DOCA_SUCCESS;
+	DOCA_LOG_ERR("Cannot start the %s: %s (expected DOCA_ERROR_IN_PROGRESS)", what, doca_error_get_name(result));
+	return result == DOCA_SUCCESS ? DOCA_ERROR_UNEXPECTED : result;
+}
+
 void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped)
 {
 	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;

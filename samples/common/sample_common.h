@@ -71,6 +71,11 @@ doca_error_t sample_wait_until(bool (*cond)(const void *arg),
 // The condition "the bool at `flag` is set", for sample_wait_until().
 bool sample_flag_is_set(const void *flag);
 
+// Starts a context that starts asynchronously (a client, a consumer): DOCA_SUCCESS when
+// doca_ctx_start() said DOCA_ERROR_IN_PROGRESS; anything else is logged as "Cannot start the
+// <what>: ..." and returned (DOCA_SUCCESS as DOCA_ERROR_UNEXPECTED).
+doca_error_t sample_start_async(struct doca_ctx *ctx, const char *what);
+
 // Stops `ctx` unless it is IDLE, then polls `pe` until *stopped, which the context's state
 // callback sets when it reaches IDLE (clients and consumers stop through STOPPING).
 void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped);
