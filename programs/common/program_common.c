@@ -73,8 +73,9 @@ static doca_error_t register_flag(const struct program_flag *f)
 	return result;
 }
 
-static doca_error_t register_flags(const struct program_spec *spec)
+static doca_error_t register_flags(const void *arg)
 {
+	const struct program_spec *spec = arg;
 	const struct program_flag role = {
 		NULL, "role", "<server|client>", "Which side to play", DOCA_ARGP_TYPE_STRING, on_role, true};
 	const struct program_flag epoll = {NULL,     "epoll", NULL, spec->epoll_description, DOCA_ARGP_TYPE_BOOLEAN,
@@ -110,19 +111,9 @@ int program_main(int argc, char **argv, struct program_args *args, const struct 
 	if (result != DOCA_SUCCESS)
 		goto out;
 
-	result = doca_argp_init(NULL, args);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot set up the argument parser: %s", doca_error_get_descr(result));
-		goto out;
-	}
-	result = register_flags(spec);
+	result = sample_argp_parse(argc, argv, args, register_flags, spec);
 	if (result != DOCA_SUCCESS)
-		goto argp_done;
-	result = doca_argp_start(argc, argv);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot parse the command line: %s", doca_error_get_descr(result));
-		goto argp_done;
-	}
+		goto out;
 
 	if (!args->comch.pci_addr_given)
 		strcpy(args->comch.pci_addr,
@@ -144,8 +135,6 @@ int program_main(int argc, char **argv, struct program_args *args, const struct 
 		exit_status = EXIT_SUCCESS;
 	else
 		DOCA_LOG_ERR("%s failed: %s", spec->program, doca_error_get_descr(result));
-
-argp_done:
 	doca_argp_destroy();
 out:
 	sample_args_release(&args->comch);
