@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# The tree is formatted by clang-format (.clang-format at the root for C++, samples/ and include/
-# for the C code in DOCA's layout). Exits non-zero and names the files that are not.
+# The tree is formatted by clang-format (.clang-format at the root for C++; samples/, programs/
+# and include/ for the C code in DOCA's layout). Exits non-zero and names the files that are not.
 #   scripts/check-format.sh          check (CI)
 #   scripts/check-format.sh --fix    rewrite the files in place
 set -euo pipefail

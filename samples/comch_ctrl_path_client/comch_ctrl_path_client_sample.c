@@ -83,9 +83,8 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 static doca_error_t send_text(struct ctrl_client *c)
 {
 	struct doca_comch_connection *connection;
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
 	union doca_data user_data = {.ptr = c};
+	union doca_data no_user_data = {.u64 = 0};
 	doca_error_t result;
 
 	result = doca_comch_client_get_connection(c->client, &connection);
@@ -99,18 +98,7 @@ static doca_error_t send_text(struct ctrl_client *c)
 		DOCA_LOG_ERR("Cannot set the connection user data: %s", doca_error_get_name(result));
 		return result;
 	}
-	result = doca_comch_client_task_send_alloc_init(c->client, connection, c->text, c->text_len, &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate the send task: %s", doca_error_get_name(result));
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot submit the send task: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
-	}
-	return result;
+	return sample_client_send(c->client, connection, c->text, c->text_len, no_user_data, "the send task");
 }
 
 static void on_state_changed(const union doca_data user_data,
@@ -218,14 +206,9 @@ doca_error_t run_ctrl_path_client(const char *server_name, const char *pci_addr,
 		goto out;
 
 	// A client connects in the background: anything but IN_PROGRESS is a failure.
-	result = doca_ctx_start(c.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the client: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(c.ctx, "client");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 
 	sample_poll_until(c.pe, &c.done);
 

@@ -23,6 +23,8 @@ DOCA_LOG_REGISTER(CTRL_PATH_SERVER::SAMPLE);
 #define SERVER_RECV_QUEUE_SIZE 10   // messages the server can hold before the client must wait
 #define SERVER_SEND_TASKS      1024 // size of the send task pool
 
+// The sample state; every callback reaches it through the server context's user data
+// (sample_server_user_data()).
 struct ctrl_server {
 	struct doca_dev *dev;
 	struct doca_dev_rep *rep;
@@ -36,17 +38,6 @@ struct ctrl_server {
 	bool done;           // the server is back in IDLE: the loop may end
 	doca_error_t result; // outcome reported to main()
 };
-
-// Every callback reaches the sample state through the server context's user data.
-static struct ctrl_server *server_of(struct doca_comch_connection *connection)
-{
-	union doca_data user_data = {.ptr = NULL};
-	struct doca_comch_server *server = doca_comch_server_get_server_ctx(connection);
-
-	if (server == NULL || doca_ctx_get_user_data(doca_comch_server_as_ctx(server), &user_data) != DOCA_SUCCESS)
-		return NULL;
-	return user_data.ptr;
-}
 
 static void finish(struct ctrl_server *s, doca_error_t result)
 {
@@ -86,7 +77,7 @@ static void on_client_connected(struct doca_comch_event_connection_status_change
 				struct doca_comch_connection *connection,
 				uint8_t change_successful)
 {
-	struct ctrl_server *s = server_of(connection);
+	struct ctrl_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	if (s == NULL)
@@ -103,7 +94,7 @@ static void on_client_disconnected(struct doca_comch_event_connection_status_cha
 				   struct doca_comch_connection *connection,
 				   uint8_t change_successful)
 {
-	struct ctrl_server *s = server_of(connection);
+	struct ctrl_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	(void)change_successful;
@@ -139,22 +130,9 @@ on_reply_failed(struct doca_comch_task_send *task, union doca_data task_user_dat
 
 static doca_error_t send_reply(struct ctrl_server *s, struct doca_comch_connection *connection)
 {
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
-	doca_error_t result;
+	union doca_data no_user_data = {.u64 = 0};
 
-	result = doca_comch_server_task_send_alloc_init(s->server, connection, s->reply, s->reply_len, &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate the reply task: %s", doca_error_get_name(result));
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot submit the reply task: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
-	}
-	return result;
+	return sample_server_send(s->server, connection, s->reply, s->reply_len, no_user_data, "the reply task");
 }
 
 static void on_message(struct doca_comch_event_msg_recv *event,
@@ -162,7 +140,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 		       uint32_t msg_len,
 		       struct doca_comch_connection *connection)
 {
-	struct ctrl_server *s = server_of(connection);
+	struct ctrl_server *s = sample_server_user_data(connection);
 	doca_error_t result;
 
 	(void)event;

@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_comch.h>
 #include <doca_ctx.h>
@@ -47,16 +46,6 @@ struct dp_client {
 	doca_error_t result; // first control-path failure
 };
 
-static struct dp_client *client_of(struct doca_comch_connection *connection)
-{
-	union doca_data user_data = {.ptr = NULL};
-	struct doca_comch_client *client = doca_comch_client_get_client_ctx(connection);
-
-	if (client == NULL || doca_ctx_get_user_data(doca_comch_client_as_ctx(client), &user_data) != DOCA_SUCCESS)
-		return NULL;
-	return user_data.ptr;
-}
-
 static void fail(struct dp_client *c, doca_error_t result)
 {
 	if (c->result == DOCA_SUCCESS)
@@ -66,22 +55,10 @@ static void fail(struct dp_client *c, doca_error_t result)
 
 static doca_error_t send_ctrl(struct dp_client *c, const char *msg)
 {
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
-	doca_error_t result;
+	union doca_data no_user_data = {.u64 = 0};
 
-	result = doca_comch_client_task_send_alloc_init(c->client, c->connection, msg, (uint32_t)strlen(msg), &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate a control message: %s", doca_error_get_name(result));
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot send a control message: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
-	}
-	return result;
+	return sample_client_send(c->client, c->connection, msg, (uint32_t)strlen(msg), no_user_data,
+				  "a control message");
 }
 
 static void
@@ -104,25 +81,20 @@ on_ctrl_failed(struct doca_comch_task_send *task, union doca_data task_user_data
 	fail(c, status);
 }
 
-static bool is_msg(const uint8_t *buf, uint32_t len, const char *msg)
-{
-	return len == strlen(msg) && memcmp(buf, msg, len) == 0;
-}
-
 static void on_message(struct doca_comch_event_msg_recv *event,
 		       uint8_t *recv_buffer,
 		       uint32_t msg_len,
 		       struct doca_comch_connection *connection)
 {
-	struct dp_client *c = client_of(connection);
+	struct dp_client *c = sample_client_user_data(connection);
 
 	(void)event;
 	if (c == NULL)
 		return;
-	if (is_msg(recv_buffer, msg_len, DP_START_MSG)) {
+	if (dp_is_msg(recv_buffer, msg_len, DP_START_MSG)) {
 		DOCA_LOG_INFO("The server agreed to start the data-path exchange");
 		c->started = true;
-	} else if (is_msg(recv_buffer, msg_len, DP_STOP_MSG)) {
+	} else if (dp_is_msg(recv_buffer, msg_len, DP_STOP_MSG)) {
 		c->stop_received = true;
 		c->abort = true;
 		if (c->stop_sent) {
@@ -139,7 +111,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 static void
 on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
-	struct dp_client *c = client_of(connection);
+	struct dp_client *c = sample_client_user_data(connection);
 
 	(void)event;
 	if (c != NULL)
@@ -149,7 +121,7 @@ on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_conne
 static void
 on_expired_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
-	struct dp_client *c = client_of(connection);
+	struct dp_client *c = sample_client_user_data(connection);
 
 	(void)event;
 	if (c != NULL)
@@ -283,7 +255,6 @@ static doca_error_t exchange(struct dp_client *c, const char *text, uint32_t tex
 
 doca_error_t run_data_path_client(const char *server_name, const char *pci_addr, const char *text, uint32_t text_len)
 {
-	struct timespec idle = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
 	struct dp_link ctrl_link;
 	struct dp_client c;
 	uint32_t max_msg_size = 0;
@@ -307,19 +278,14 @@ doca_error_t run_data_path_client(const char *server_name, const char *pci_addr,
 		goto out;
 
 	// A client connects in the background: anything but IN_PROGRESS is a failure.
-	result = doca_ctx_start(c.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the client: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(c.ctx, "client");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 
 	// Step 1: however long the server takes to accept us.
 	while (!c.connected && !c.done && c.result == DOCA_SUCCESS) {
 		if (doca_pe_progress(c.pe) == 0)
-			nanosleep(&idle, NULL);
+			sample_nap(0);
 	}
 	if (!c.connected) {
 		DOCA_LOG_ERR("The client stopped before it was connected");

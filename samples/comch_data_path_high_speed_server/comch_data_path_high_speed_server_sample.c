@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_comch.h>
 #include <doca_ctx.h>
@@ -55,16 +54,6 @@ struct dp_server {
 	doca_error_t result;                      // first control-path failure
 };
 
-static struct dp_server *server_of(struct doca_comch_connection *connection)
-{
-	union doca_data user_data = {.ptr = NULL};
-	struct doca_comch_server *server = doca_comch_server_get_server_ctx(connection);
-
-	if (server == NULL || doca_ctx_get_user_data(doca_comch_server_as_ctx(server), &user_data) != DOCA_SUCCESS)
-		return NULL;
-	return user_data.ptr;
-}
-
 static void fail(struct dp_server *s, doca_error_t result)
 {
 	if (s->result == DOCA_SUCCESS)
@@ -74,24 +63,9 @@ static void fail(struct dp_server *s, doca_error_t result)
 
 static doca_error_t send_ctrl(struct dp_server *s, const char *msg, enum ctrl_msg_kind kind)
 {
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
 	union doca_data user_data = {.u64 = kind};
-	doca_error_t result;
 
-	result = doca_comch_server_task_send_alloc_init(s->server, s->connection, msg, (uint32_t)strlen(msg), &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate a control message: %s", doca_error_get_name(result));
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
-	doca_task_set_user_data(as_task, user_data);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot send a control message: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
-	}
-	return result;
+	return sample_server_send(s->server, s->connection, msg, (uint32_t)strlen(msg), user_data, "a control message");
 }
 
 static void
@@ -117,17 +91,12 @@ on_ctrl_failed(struct doca_comch_task_send *task, union doca_data task_user_data
 	fail(s, status);
 }
 
-static bool is_msg(const uint8_t *buf, uint32_t len, const char *msg)
-{
-	return len == strlen(msg) && memcmp(buf, msg, len) == 0;
-}
-
 static void on_message(struct doca_comch_event_msg_recv *event,
 		       uint8_t *recv_buffer,
 		       uint32_t msg_len,
 		       struct doca_comch_connection *connection)
 {
-	struct dp_server *s = server_of(connection);
+	struct dp_server *s = sample_server_user_data(connection);
 	doca_error_t result;
 
 	(void)event;
@@ -137,7 +106,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 		DOCA_LOG_WARN("A second client sent a message; only one client is served");
 		return;
 	}
-	if (is_msg(recv_buffer, msg_len, DP_START_MSG) && !s->started) {
+	if (dp_is_msg(recv_buffer, msg_len, DP_START_MSG) && !s->started) {
 		DOCA_LOG_INFO("The client asks to start the data-path exchange");
 		s->connection = connection;
 		result = send_ctrl(s, DP_START_MSG, CTRL_START_REPLY);
@@ -146,7 +115,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 			return;
 		}
 		s->started = true;
-	} else if (is_msg(recv_buffer, msg_len, DP_STOP_MSG) && s->started) {
+	} else if (dp_is_msg(recv_buffer, msg_len, DP_STOP_MSG) && s->started) {
 		DOCA_LOG_INFO("The client asks to stop the data-path exchange");
 		s->stop_requested = true;
 		s->abort = true;
@@ -176,7 +145,7 @@ static void on_disconnect(struct doca_comch_event_connection_status_changed *eve
 			  struct doca_comch_connection *connection,
 			  uint8_t change_successful)
 {
-	struct dp_server *s = server_of(connection);
+	struct dp_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	(void)change_successful;
@@ -192,7 +161,7 @@ static void on_disconnect(struct doca_comch_event_connection_status_changed *eve
 static void
 on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
-	struct dp_server *s = server_of(connection);
+	struct dp_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	if (s != NULL)
@@ -202,7 +171,7 @@ on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_conne
 static void
 on_expired_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
-	struct dp_server *s = server_of(connection);
+	struct dp_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	if (s != NULL)
@@ -322,7 +291,6 @@ static doca_error_t exchange(struct dp_server *s, const char *text, uint32_t tex
 doca_error_t run_data_path_server(
 	const char *server_name, const char *pci_addr, const char *rep_pci_addr, const char *text, uint32_t text_len)
 {
-	struct timespec idle = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
 	struct dp_server s;
 	struct dp_link ctrl_link;
 	uint32_t max_msg_size = 0;
@@ -357,7 +325,7 @@ doca_error_t run_data_path_server(
 	// Step 2: however long it takes a client to come.
 	while (!s.started && !s.done) {
 		if (doca_pe_progress(s.pe) == 0)
-			nanosleep(&idle, NULL);
+			sample_nap(0);
 	}
 	if (!s.started) {
 		result = s.result != DOCA_SUCCESS ? s.result : DOCA_ERROR_NOT_CONNECTED;

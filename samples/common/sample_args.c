@@ -134,6 +134,32 @@ void sample_args_release(struct sample_comch_args *args)
 	args->text_len = 0;
 }
 
+doca_error_t sample_argp_parse(int argc, char **argv, void *config, sample_register_fn register_flags, const void *arg)
+{
+	doca_error_t result;
+
+	result = doca_argp_init(NULL, config);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Cannot set up the argument parser: %s", doca_error_get_descr(result));
+		return result;
+	}
+	result = register_flags(arg);
+	if (result == DOCA_SUCCESS) {
+		result = doca_argp_start(argc, argv);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Cannot parse the command line: %s", doca_error_get_descr(result));
+	}
+	if (result != DOCA_SUCCESS)
+		doca_argp_destroy();
+	return result;
+}
+
+static doca_error_t register_sample_flags(const void *arg)
+{
+	(void)arg;
+	return sample_args_register(SAMPLE_ARG_PCI | SAMPLE_ARG_REP | SAMPLE_ARG_TEXT);
+}
+
 int sample_comch_main(int argc,
 		      char **argv,
 		      const char *pci_addr,
@@ -156,19 +182,9 @@ int sample_comch_main(int argc,
 
 	DOCA_LOG_INFO("Starting the sample");
 
-	result = doca_argp_init(NULL, &args);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot set up the argument parser: %s", doca_error_get_descr(result));
-		goto out;
-	}
-	result = sample_args_register(SAMPLE_ARG_PCI | SAMPLE_ARG_REP | SAMPLE_ARG_TEXT);
+	result = sample_argp_parse(argc, argv, &args, register_sample_flags, NULL);
 	if (result != DOCA_SUCCESS)
-		goto argp_done;
-	result = doca_argp_start(argc, argv);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot parse the command line: %s", doca_error_get_descr(result));
-		goto argp_done;
-	}
+		goto out;
 
 	result = run(&args);
 	if (result != DOCA_SUCCESS) {

@@ -43,6 +43,14 @@ doca_error_t sample_args_register(unsigned int which);
 
 void sample_args_release(struct sample_comch_args *args);
 
+// Registers a program's flags (between doca_argp_init() and doca_argp_start()).
+typedef doca_error_t (*sample_register_fn)(const void *arg);
+
+// doca_argp_init(NULL, config), register_flags(arg), doca_argp_start(argc, argv); failures are
+// logged. On success the caller destroys the parser (doca_argp_destroy()) when it is done with
+// the flags; on failure it is destroyed already.
+doca_error_t sample_argp_parse(int argc, char **argv, void *config, sample_register_fn register_flags, const void *arg);
+
 // What a sample does once its flags are parsed.
 typedef doca_error_t (*sample_run_fn)(const struct sample_comch_args *args);
 

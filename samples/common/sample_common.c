@@ -13,6 +13,31 @@
 
 DOCA_LOG_REGISTER(SAMPLES::COMMON);
 
+uint64_t sample_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sample_deadline_ms(uint64_t timeout_ms)
+{
+	return timeout_ms ? sample_now_ns() + timeout_ms * 1000000ull : 0;
+}
+
+void sample_nap(uint64_t max_ns)
+{
+	uint64_t ns = SAMPLE_IDLE_SLEEP_NS;
+	struct timespec nap;
+
+	if (max_ns != 0 && max_ns < ns)
+		ns = max_ns;
+	nap.tv_sec = 0;
+	nap.tv_nsec = (long)ns;
+	nanosleep(&nap, NULL);
+}
+
 doca_error_t sample_logging_init(void)
 {
 	struct doca_log_backend *sdk_backend = NULL;
@@ -136,12 +161,46 @@ doca_error_t sample_check_msg_len(struct doca_dev *dev, size_t len, uint32_t *ma
 
 void sample_poll_until(struct doca_pe *pe, const bool *done)
 {
-	struct timespec idle = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
-
 	while (!*done) {
 		if (doca_pe_progress(pe) == 0)
-			nanosleep(&idle, NULL);
+			sample_nap(0);
 	}
+}
+
+doca_error_t sample_wait_until(bool (*cond)(const void *arg),
+			       const void *cond_arg,
+			       const bool *abort,
+			       uint64_t deadline_ns,
+			       sample_wait_step_fn step,
+			       void *step_arg)
+{
+	doca_error_t result;
+
+	while (!cond(cond_arg)) {
+		if (abort != NULL && *abort)
+			return DOCA_ERROR_CONNECTION_ABORTED;
+		if (deadline_ns != 0 && sample_now_ns() >= deadline_ns)
+			return DOCA_ERROR_TIME_OUT;
+		result = step(step_arg, deadline_ns);
+		if (result != DOCA_SUCCESS)
+			return result;
+	}
+	return DOCA_SUCCESS;
+}
+
+bool sample_flag_is_set(const void *flag)
+{
+	return *(const bool *)flag;
+}
+
+doca_error_t sample_start_async(struct doca_ctx *ctx, const char *what)
+{
+	doca_error_t result = doca_ctx_start(ctx);
+
+	if (result == DOCA_ERROR_IN_PROGRESS)
+		return DOCA_SUCCESS;
+	DOCA_LOG_ERR("Cannot start the %s: %s (expected DOCA_ERROR_IN_PROGRESS)", what, doca_error_get_name(result));
+	return result == DOCA_SUCCESS ? DOCA_ERROR_UNEXPECTED : result;
 }
 
 void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped)
@@ -165,6 +224,74 @@ void sample_close(struct doca_pe *pe, struct doca_dev_rep *rep, struct doca_dev 
 		DOCA_LOG_ERR("Cannot close the representor: %s", doca_error_get_name(result));
 	if (dev != NULL && (result = doca_dev_close(dev)) != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Cannot close the device: %s", doca_error_get_name(result));
+}
+
+void *sample_server_user_data(struct doca_comch_connection *connection)
+{
+	union doca_data user_data = {.ptr = NULL};
+	struct doca_comch_server *server = doca_comch_server_get_server_ctx(connection);
+
+	if (server == NULL || doca_ctx_get_user_data(doca_comch_server_as_ctx(server), &user_data) != DOCA_SUCCESS)
+		return NULL;
+	return user_data.ptr;
+}
+
+void *sample_client_user_data(struct doca_comch_connection *connection)
+{
+	union doca_data user_data = {.ptr = NULL};
+	struct doca_comch_client *client = doca_comch_client_get_client_ctx(connection);
+
+	if (client == NULL || doca_ctx_get_user_data(doca_comch_client_as_ctx(client), &user_data) != DOCA_SUCCESS)
+		return NULL;
+	return user_data.ptr;
+}
+
+// The second half of sample_server_send() and sample_client_send(), after the allocation that
+// returned `alloc_result`: gives the task its user data and submits it; frees it when that fails.
+static doca_error_t
+submit_send(doca_error_t alloc_result, struct doca_comch_task_send *task, union doca_data user_data, const char *what)
+{
+	struct doca_task *as_task;
+	doca_error_t result;
+
+	if (alloc_result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Cannot allocate %s: %s", what, doca_error_get_name(alloc_result));
+		return alloc_result;
+	}
+	as_task = doca_comch_task_send_as_task(task);
+	doca_task_set_user_data(as_task, user_data);
+	result = doca_task_submit(as_task);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Cannot submit %s: %s", what, doca_error_get_name(result));
+		doca_task_free(as_task);
+	}
+	return result;
+}
+
+doca_error_t sample_server_send(struct doca_comch_server *server,
+				struct doca_comch_connection *connection,
+				const void *msg,
+				uint32_t len,
+				union doca_data user_data,
+				const char *what)
+{
+	struct doca_comch_task_send *task = NULL;
+	doca_error_t result = doca_comch_server_task_send_alloc_init(server, connection, msg, len, &task);
+
+	return submit_send(result, task, user_data, what);
+}
+
+doca_error_t sample_client_send(struct doca_comch_client *client,
+				struct doca_comch_connection *connection,
+				const void *msg,
+				uint32_t len,
+				union doca_data user_data,
+				const char *what)
+{
+	struct doca_comch_task_send *task = NULL;
+	doca_error_t result = doca_comch_client_task_send_alloc_init(client, connection, msg, len, &task);
+
+	return submit_send(result, task, user_data, what);
 }
 
 doca_error_t sample_event_loop_init(struct sample_event_loop *loop, struct doca_pe *pe)

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Small helpers shared by the SoftComch samples: logging set-up, opening a device or a
-// representor by PCI address, checking a message against the device's size limit, and the
-// loops that drive a progress engine (busy polling, or sleeping on the PE's notification fd).
+// Small helpers shared by the SoftComch samples (and programs/): logging set-up, opening a device
+// or a representor by PCI address, checking a message against the device's size limit, finding
+// the program's state from a connection, sending a control message, the clock, and the loops that
+// drive a progress engine (busy polling, bounded waits, or sleeping on the PE's notification fd).
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <doca_comch.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_error.h>
@@ -20,6 +22,15 @@ extern "C" {
 
 // How long the polling loop sleeps after a doca_pe_progress() call that found nothing to do.
 #define SAMPLE_IDLE_SLEEP_NS 10000
+
+// CLOCK_MONOTONIC in nanoseconds.
+uint64_t sample_now_ns(void);
+
+// The CLOCK_MONOTONIC time `timeout_ms` from now (0: no deadline, returns 0).
+uint64_t sample_deadline_ms(uint64_t timeout_ms);
+
+// Sleeps SAMPLE_IDLE_SLEEP_NS, or `max_ns` when that is shorter (0: no limit).
+void sample_nap(uint64_t max_ns);
 
 // Application messages go to stdout (up to INFO) and stderr (WARNING and worse); SDK messages of
 // WARNING and worse go to stderr.
@@ -43,6 +54,28 @@ doca_error_t sample_check_msg_len(struct doca_dev *dev, size_t len, uint32_t *ma
 // found nothing to do. *done is set by callbacks that run inside doca_pe_progress().
 void sample_poll_until(struct doca_pe *pe, const bool *done);
 
+// What a bounded wait does between two checks of its condition (typically: progress, and nap when
+// nothing happened), given the wait's deadline (0: none). A failure ends the wait.
+typedef doca_error_t (*sample_wait_step_fn)(void *arg, uint64_t deadline_ns);
+
+// Waits until cond(cond_arg) holds, running step(step_arg, deadline_ns) between the checks.
+// DOCA_ERROR_CONNECTION_ABORTED once *abort is set (abort may be NULL), DOCA_ERROR_TIME_OUT once
+// sample_now_ns() reaches deadline_ns (0: no deadline), or the first failure of step.
+doca_error_t sample_wait_until(bool (*cond)(const void *arg),
+			       const void *cond_arg,
+			       const bool *abort,
+			       uint64_t deadline_ns,
+			       sample_wait_step_fn step,
+			       void *step_arg);
+
+// The condition "the bool at `flag` is set", for sample_wait_until().
+bool sample_flag_is_set(const void *flag);
+
+// Starts a context that starts asynchronously (a client, a consumer): DOCA_SUCCESS when
+// doca_ctx_start() said DOCA_ERROR_IN_PROGRESS; anything else is logged as "Cannot start the
+// <what>: ..." and returned (DOCA_SUCCESS as DOCA_ERROR_UNEXPECTED).
+doca_error_t sample_start_async(struct doca_ctx *ctx, const char *what);
+
 // Stops `ctx` unless it is IDLE, then polls `pe` until *stopped, which the context's state
 // callback sets when it reaches IDLE (clients and consumers stop through STOPPING).
 void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped);
@@ -50,6 +83,28 @@ void sample_stop_ctx(struct doca_ctx *ctx, struct doca_pe *pe, bool *stopped);
 // Destroys the progress engine and closes the representor and the device; NULL ones are skipped,
 // failures are logged.
 void sample_close(struct doca_pe *pe, struct doca_dev_rep *rep, struct doca_dev *dev);
+
+// The user data of the server (client) context that `connection` belongs to: the samples keep
+// their state there. NULL when there is none.
+void *sample_server_user_data(struct doca_comch_connection *connection);
+void *sample_client_user_data(struct doca_comch_connection *connection);
+
+// Sends `len` bytes of `msg` on the control path: allocates a send task of `server` (or `client`)
+// on `connection`, gives it `user_data` and submits it. A failure frees the task and is logged as
+// "Cannot allocate <what>: ..." or "Cannot submit <what>: ...". The bytes must stay valid until
+// the task completes.
+doca_error_t sample_server_send(struct doca_comch_server *server,
+				struct doca_comch_connection *connection,
+				const void *msg,
+				uint32_t len,
+				union doca_data user_data,
+				const char *what);
+doca_error_t sample_client_send(struct doca_comch_client *client,
+				struct doca_comch_connection *connection,
+				const void *msg,
+				uint32_t len,
+				union doca_data user_data,
+				const char *what);
 
 // Event-driven alternative: sleeps in epoll_wait() on the PE's notification handle.
 struct sample_event_loop {

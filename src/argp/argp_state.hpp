@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Private to libdoca_argp: the parser's singleton state, its param and command objects, and the
-// pieces shared by argp.cpp (C API), parse.cpp (doca_argp_start) and usage.cpp.
+// pieces shared by argp.cpp (C API), parse*.cpp (doca_argp_start, argp/parser.hpp) and usage.cpp.
 //
 // Ownership: every param and command created while the parser is initialised lives in the
 // state's pools until doca_argp_destroy() (or an explicit *_destroy of an unregistered one).

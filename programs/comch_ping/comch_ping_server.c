@@ -42,16 +42,6 @@ struct ping_server {
 	doca_error_t result;
 };
 
-static struct ping_server *server_of(struct doca_comch_connection *connection)
-{
-	union doca_data user_data = {.ptr = NULL};
-	struct doca_comch_server *server = doca_comch_server_get_server_ctx(connection);
-
-	if (server == NULL || doca_ctx_get_user_data(doca_comch_server_as_ctx(server), &user_data) != DOCA_SUCCESS)
-		return NULL;
-	return user_data.ptr;
-}
-
 static void stop_with(struct ping_server *s, doca_error_t result)
 {
 	if (s->result == DOCA_SUCCESS)
@@ -71,14 +61,14 @@ static void on_state_changed(const union doca_data user_data,
 	if (next_state == DOCA_CTX_STATE_IDLE)
 		s->done = true;
 	else if (next_state == DOCA_CTX_STATE_RUNNING)
-		DOCA_LOG_INFO("Server '%s' is listening", s->cfg->name);
+		DOCA_LOG_INFO("Server '%s' is listening", s->cfg->args.name);
 }
 
 static void on_connect(struct doca_comch_event_connection_status_changed *event,
 		       struct doca_comch_connection *connection,
 		       uint8_t change_successful)
 {
-	struct ping_server *s = server_of(connection);
+	struct ping_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	if (s == NULL)
@@ -93,7 +83,7 @@ static void on_disconnect(struct doca_comch_event_connection_status_changed *eve
 			  struct doca_comch_connection *connection,
 			  uint8_t change_successful)
 {
-	struct ping_server *s = server_of(connection);
+	struct ping_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	(void)change_successful;
@@ -146,8 +136,6 @@ on_echo_failed(struct doca_comch_task_send *task, union doca_data task_user_data
 static doca_error_t
 echo(struct ping_server *s, struct doca_comch_connection *connection, const uint8_t *msg, uint32_t len)
 {
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
 	union doca_data user_data;
 	doca_error_t result;
 	// The receive buffer is only ours during the callback; the send needs its bytes until
@@ -157,21 +145,10 @@ echo(struct ping_server *s, struct doca_comch_connection *connection, const uint
 	if (copy == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	memcpy(copy, msg, len);
-	result = doca_comch_server_task_send_alloc_init(s->server, connection, copy, len, &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate an echo task: %s", doca_error_get_name(result));
-		free(copy);
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
 	user_data.ptr = copy;
-	doca_task_set_user_data(as_task, user_data);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot submit an echo task: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
+	result = sample_server_send(s->server, connection, copy, len, user_data, "an echo task");
+	if (result != DOCA_SUCCESS)
 		free(copy);
-	}
 	return result;
 }
 
@@ -180,7 +157,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 		       uint32_t msg_len,
 		       struct doca_comch_connection *connection)
 {
-	struct ping_server *s = server_of(connection);
+	struct ping_server *s = sample_server_user_data(connection);
 	struct ping_header hdr;
 	const char *problem;
 	doca_error_t result;
@@ -226,9 +203,9 @@ static doca_error_t create_server(struct ping_server *s, uint32_t max_msg_size)
 	result = doca_pe_create(&s->pe);
 	if (result != DOCA_SUCCESS)
 		return result;
-	result = doca_comch_server_create(s->dev, s->rep, s->cfg->name, &s->server);
+	result = doca_comch_server_create(s->dev, s->rep, s->cfg->args.name, &s->server);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot create the server '%s': %s", s->cfg->name, doca_error_get_name(result));
+		DOCA_LOG_ERR("Cannot create the server '%s': %s", s->cfg->args.name, doca_error_get_name(result));
 		s->server = NULL;
 		return result;
 	}
@@ -276,10 +253,10 @@ doca_error_t ping_run_server(const struct ping_config *cfg)
 	s.cfg = cfg;
 	s.result = DOCA_SUCCESS;
 
-	result = sample_open_dev_by_pci(cfg->comch.pci_addr, &s.dev);
+	result = sample_open_dev_by_pci(cfg->args.comch.pci_addr, &s.dev);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = sample_open_rep_by_pci(s.dev, cfg->comch.rep_pci_addr, &s.rep);
+	result = sample_open_rep_by_pci(s.dev, cfg->args.comch.rep_pci_addr, &s.rep);
 	if (result != DOCA_SUCCESS)
 		goto out;
 	result = sample_check_msg_len(s.dev, PING_MIN_SIZE, &max_msg_size);
@@ -294,7 +271,7 @@ doca_error_t ping_run_server(const struct ping_config *cfg)
 		goto out;
 	}
 
-	result = ping_drive(s.pe, cfg->use_epoll, &s.done, &loop_stats);
+	result = ping_drive(s.pe, cfg->args.use_epoll, &s.done, &loop_stats);
 	if (result == DOCA_SUCCESS)
 		result = s.result;
 	if (result == DOCA_SUCCESS && !s.finished)
@@ -303,7 +280,7 @@ doca_error_t ping_run_server(const struct ping_config *cfg)
 	printf("comch_ping server: %u messages received, %u echoed, %u errors\n", s.received, s.echoed, s.errors);
 	printf("RESULT role=server mode=%s count=%u size=%u received=%u echoed=%u errors=%u"
 	       " wakeups=%llu timeouts=%llu late_wakeups=%llu\n",
-	       cfg->use_epoll ? "epoll" : "poll", s.count, s.size, s.received, s.echoed, s.errors,
+	       program_mode_name(&cfg->args), s.count, s.size, s.received, s.echoed, s.errors,
 	       (unsigned long long)loop_stats.wakeups, (unsigned long long)loop_stats.timeouts,
 	       (unsigned long long)loop_stats.late_wakeups);
 	fflush(stdout);

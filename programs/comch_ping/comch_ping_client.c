@@ -87,7 +87,7 @@ static doca_error_t send_message(struct ping_client *c, uint32_t seq)
 	as_task = doca_comch_task_send_as_task(task);
 	user_data.ptr = msg;
 	doca_task_set_user_data(as_task, user_data);
-	c->sent_at = ping_now_ns();
+	c->sent_at = sample_now_ns();
 	result = doca_task_submit(as_task);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Cannot submit a send task: %s", doca_error_get_name(result));
@@ -103,7 +103,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 		       struct doca_comch_connection *connection)
 {
 	struct ping_client *c = doca_comch_connection_get_user_data(connection).ptr;
-	uint64_t now = ping_now_ns();
+	uint64_t now = sample_now_ns();
 	struct ping_header hdr;
 	const char *problem;
 	doca_error_t result;
@@ -145,13 +145,13 @@ static void on_state_changed(const union doca_data user_data,
 		c->done = true;
 		break;
 	case DOCA_CTX_STATE_RUNNING:
-		DOCA_LOG_INFO("Connected to '%s'; sending %u messages of %u bytes", c->cfg->name, c->cfg->count,
+		DOCA_LOG_INFO("Connected to '%s'; sending %u messages of %u bytes", c->cfg->args.name, c->cfg->count,
 			      c->cfg->size);
 		result = doca_comch_client_get_connection(c->client, &c->connection);
 		if (result == DOCA_SUCCESS)
 			result = doca_comch_connection_set_user_data(c->connection, conn_data);
 		if (result == DOCA_SUCCESS) {
-			c->start_ns = ping_now_ns();
+			c->start_ns = sample_now_ns();
 			result = send_message(c, 0);
 		}
 		if (result != DOCA_SUCCESS) {
@@ -172,9 +172,9 @@ static doca_error_t create_client(struct ping_client *c, uint32_t max_msg_size)
 	result = doca_pe_create(&c->pe);
 	if (result != DOCA_SUCCESS)
 		return result;
-	result = doca_comch_client_create(c->dev, c->cfg->name, &c->client);
+	result = doca_comch_client_create(c->dev, c->cfg->args.name, &c->client);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot create a client for '%s': %s", c->cfg->name, doca_error_get_name(result));
+		DOCA_LOG_ERR("Cannot create a client for '%s': %s", c->cfg->args.name, doca_error_get_name(result));
 		c->client = NULL;
 		return result;
 	}
@@ -209,22 +209,10 @@ static void teardown(struct ping_client *c)
 	c->rtt_ns = NULL;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a;
-	uint64_t y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-// Nearest-rank percentile of n sorted values.
+// Nearest-rank percentile of n sorted values, in microseconds.
 static double percentile_us(const uint64_t *sorted, uint32_t n, unsigned int pct)
 {
-	uint64_t rank = ((uint64_t)n * pct + 99) / 100;
-
-	if (rank == 0)
-		rank = 1;
-	return (double)sorted[rank - 1] / 1000.0;
+	return (double)program_percentile(sorted, n, pct) / 1000.0;
 }
 
 static void report(const struct ping_client *c, const struct sample_event_loop *loop_stats)
@@ -235,7 +223,7 @@ static void report(const struct ping_client *c, const struct sample_event_loop *
 	double p50 = 0, p99 = 0, min = 0, max = 0;
 
 	if (n > 0) {
-		qsort(c->rtt_ns, n, sizeof(c->rtt_ns[0]), compare_u64);
+		program_sort_u64(c->rtt_ns, n);
 		p50 = percentile_us(c->rtt_ns, n, 50);
 		p99 = percentile_us(c->rtt_ns, n, 99);
 		min = (double)c->rtt_ns[0] / 1000.0;
@@ -249,8 +237,8 @@ static void report(const struct ping_client *c, const struct sample_event_loop *
 	printf("RESULT role=client mode=%s count=%u size=%u replies=%u errors=%u elapsed_s=%.6f"
 	       " p50_us=%.2f p99_us=%.2f min_us=%.2f max_us=%.2f rtt_per_s=%.0f"
 	       " wakeups=%llu timeouts=%llu late_wakeups=%llu\n",
-	       c->cfg->use_epoll ? "epoll" : "poll", c->cfg->count, c->cfg->size, n, c->errors, elapsed_s, p50, p99,
-	       min, max, rate, (unsigned long long)loop_stats->wakeups, (unsigned long long)loop_stats->timeouts,
+	       program_mode_name(&c->cfg->args), c->cfg->count, c->cfg->size, n, c->errors, elapsed_s, p50, p99, min,
+	       max, rate, (unsigned long long)loop_stats->wakeups, (unsigned long long)loop_stats->timeouts,
 	       (unsigned long long)loop_stats->late_wakeups);
 	fflush(stdout);
 }
@@ -270,7 +258,7 @@ doca_error_t ping_run_client(const struct ping_config *cfg)
 	if (c.rtt_ns == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 
-	result = sample_open_dev_by_pci(cfg->comch.pci_addr, &c.dev);
+	result = sample_open_dev_by_pci(cfg->args.comch.pci_addr, &c.dev);
 	if (result != DOCA_SUCCESS)
 		goto out;
 	result = sample_check_msg_len(c.dev, cfg->size, &max_msg_size);
@@ -279,16 +267,11 @@ doca_error_t ping_run_client(const struct ping_config *cfg)
 	result = create_client(&c, max_msg_size);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = doca_ctx_start(c.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the client: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(c.ctx, "client");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 
-	result = ping_drive(c.pe, cfg->use_epoll, &c.done, &loop_stats);
+	result = ping_drive(c.pe, cfg->args.use_epoll, &c.done, &loop_stats);
 	if (result == DOCA_SUCCESS)
 		result = c.result;
 	if (result == DOCA_SUCCESS && !c.finished) {

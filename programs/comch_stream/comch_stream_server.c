@@ -23,6 +23,7 @@
 
 #include "comch_stream.h"
 #include "sample_common.h"
+#include "sample_memory.h"
 
 DOCA_LOG_REGISTER(COMCH_STREAM::SERVER);
 
@@ -49,7 +50,7 @@ struct stream_server {
 	uint64_t sent;      // N
 
 	// The consumer and its buffers.
-	struct stream_memory memory;
+	struct sample_memory memory;
 	struct doca_pe *consumer_pe;
 	struct doca_comch_consumer *consumer;
 	struct doca_ctx *consumer_ctx;
@@ -77,16 +78,6 @@ struct stream_server {
 	doca_error_t result;
 };
 
-static struct stream_server *server_of(struct doca_comch_connection *connection)
-{
-	union doca_data user_data = {.ptr = NULL};
-	struct doca_comch_server *server = doca_comch_server_get_server_ctx(connection);
-
-	if (server == NULL || doca_ctx_get_user_data(doca_comch_server_as_ctx(server), &user_data) != DOCA_SUCCESS)
-		return NULL;
-	return user_data.ptr;
-}
-
 static void fail(struct stream_server *s, doca_error_t result)
 {
 	if (s->result == DOCA_SUCCESS)
@@ -104,24 +95,9 @@ static void update_all_in(struct stream_server *s)
 
 static doca_error_t send_ctrl(struct stream_server *s, const char *msg, bool is_verdict)
 {
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
 	union doca_data user_data = {.u64 = is_verdict};
-	doca_error_t result;
 
-	result = doca_comch_server_task_send_alloc_init(s->server, s->connection, msg, (uint32_t)strlen(msg), &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate a control message: %s", doca_error_get_name(result));
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
-	doca_task_set_user_data(as_task, user_data);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot send a control message: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
-	}
-	return result;
+	return sample_server_send(s->server, s->connection, msg, (uint32_t)strlen(msg), user_data, "a control message");
 }
 
 static void
@@ -177,7 +153,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 		       uint32_t msg_len,
 		       struct doca_comch_connection *connection)
 {
-	struct stream_server *s = server_of(connection);
+	struct stream_server *s = sample_server_user_data(connection);
 	char text[STREAM_CTRL_MSG_MAX];
 	unsigned long long sent;
 	size_t len = msg_len < sizeof(text) ? msg_len : sizeof(text) - 1;
@@ -218,7 +194,7 @@ static void on_disconnect(struct doca_comch_event_connection_status_changed *eve
 			  struct doca_comch_connection *connection,
 			  uint8_t change_successful)
 {
-	struct stream_server *s = server_of(connection);
+	struct stream_server *s = sample_server_user_data(connection);
 
 	(void)event;
 	(void)change_successful;
@@ -241,7 +217,7 @@ static void on_server_state(const union doca_data user_data,
 	(void)ctx;
 	(void)prev_state;
 	if (next_state == DOCA_CTX_STATE_RUNNING) {
-		DOCA_LOG_INFO("Server '%s' is listening", s->cfg->name);
+		DOCA_LOG_INFO("Server '%s' is listening", s->cfg->args.name);
 	} else if (next_state == DOCA_CTX_STATE_STOPPING) {
 		s->abort = true;
 	} else if (next_state == DOCA_CTX_STATE_IDLE) {
@@ -288,7 +264,7 @@ static void
 on_block(struct doca_comch_consumer_task_post_recv *task, union doca_data task_user_data, union doca_data ctx_user_data)
 {
 	struct stream_server *s = ctx_user_data.ptr;
-	uint64_t now = stream_now_ns();
+	uint64_t now = sample_now_ns();
 	struct doca_buf *buf = doca_comch_consumer_task_post_recv_get_buf(task);
 	void *data = NULL;
 	void *head = NULL;
@@ -381,7 +357,7 @@ static doca_error_t create_consumer(struct stream_server *s)
 	doca_error_t result;
 	uint32_t i, id = 0;
 
-	result = stream_memory_init(&s->memory, s->dev, (size_t)s->block_size * STREAM_RECV_BUFFERS,
+	result = sample_memory_init(&s->memory, s->dev, (size_t)s->block_size * STREAM_RECV_BUFFERS,
 				    STREAM_RECV_BUFFERS);
 	if (result != DOCA_SUCCESS)
 		return result;
@@ -423,12 +399,9 @@ static doca_error_t create_consumer(struct stream_server *s)
 		return result;
 	}
 
-	result = doca_ctx_start(s->consumer_ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the consumer: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		return result == DOCA_SUCCESS ? DOCA_ERROR_UNEXPECTED : result;
-	}
+	result = sample_start_async(s->consumer_ctx, "consumer");
+	if (result != DOCA_SUCCESS)
+		return result;
 	(void)doca_comch_consumer_get_id(s->consumer, &id);
 	result = stream_driver_run_until(&s->driver, &s->consumer_running, &s->abort, STREAM_WAIT_TIMEOUT_S * 1000ull);
 	if (result != DOCA_SUCCESS) {
@@ -459,21 +432,14 @@ static doca_error_t create_consumer(struct stream_server *s)
 // Stops the consumer (flushing the posted receives) and releases everything of the fast path.
 static void destroy_consumer(struct stream_server *s)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 	doca_error_t result;
 	uint32_t i;
 
 	s->stopping = true;
 	if (s->consumer != NULL) {
-		if (doca_ctx_get_state(s->consumer_ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			s->consumer_idle = false;
-			result = doca_ctx_stop(s->consumer_ctx);
-			if (result == DOCA_ERROR_IN_PROGRESS)
-				result = stream_driver_run_until(&s->driver, &s->consumer_idle, NULL,
-								 STREAM_WAIT_TIMEOUT_S * 1000ull);
-			if (result != DOCA_SUCCESS)
-				DOCA_LOG_ERR("Cannot stop the consumer: %s", doca_error_get_name(result));
-		}
+		result = stream_stop_ctx(&s->driver, s->consumer_ctx, &s->consumer_idle);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Cannot stop the consumer: %s", doca_error_get_name(result));
 		result = doca_comch_consumer_destroy(s->consumer);
 		if (result != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the consumer: %s", doca_error_get_name(result));
@@ -491,7 +457,7 @@ static void destroy_consumer(struct stream_server *s)
 			(void)doca_buf_dec_refcount(s->bufs[i], NULL);
 		s->bufs[i] = NULL;
 	}
-	stream_memory_fini(&s->memory);
+	sample_memory_fini(&s->memory);
 }
 
 // ---- set-up, run, report ----
@@ -506,9 +472,9 @@ static doca_error_t create_server(struct stream_server *s, uint32_t max_msg_size
 		s->pe = NULL;
 		return result;
 	}
-	result = doca_comch_server_create(s->dev, s->rep, s->cfg->name, &s->server);
+	result = doca_comch_server_create(s->dev, s->rep, s->cfg->args.name, &s->server);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot create the server '%s': %s", s->cfg->name, doca_error_get_name(result));
+		DOCA_LOG_ERR("Cannot create the server '%s': %s", s->cfg->args.name, doca_error_get_name(result));
 		s->server = NULL;
 		return result;
 	}
@@ -539,16 +505,9 @@ static doca_error_t create_server(struct stream_server *s, uint32_t max_msg_size
 
 static void teardown(struct stream_server *s)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
-
 	destroy_consumer(s);
 	if (s->server != NULL) {
-		if (doca_ctx_get_state(s->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			s->idle = false;
-			if (doca_ctx_stop(s->ctx) == DOCA_ERROR_IN_PROGRESS)
-				(void)stream_driver_run_until(&s->driver, &s->idle, NULL,
-							      STREAM_WAIT_TIMEOUT_S * 1000ull);
-		}
+		(void)stream_stop_ctx(&s->driver, s->ctx, &s->idle);
 		if (doca_comch_server_destroy(s->server) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the server");
 	}
@@ -579,8 +538,9 @@ static void report(struct stream_server *s, bool ok)
 		blocks_per_s = (double)s->delivered / elapsed_s;
 	}
 	if (n > 0) {
-		p50 = (double)stream_percentile(s->latency_ns.v, n, 50) / 1000.0;
-		p99 = (double)stream_percentile(s->latency_ns.v, n, 99) / 1000.0;
+		program_sort_u64(s->latency_ns.v, n);
+		p50 = (double)program_percentile(s->latency_ns.v, n, 50) / 1000.0;
+		p99 = (double)program_percentile(s->latency_ns.v, n, 99) / 1000.0;
 		min = (double)s->latency_ns.v[0] / 1000.0;
 		max = (double)s->latency_ns.v[n - 1] / 1000.0;
 	}
@@ -598,8 +558,8 @@ static void report(struct stream_server *s, bool ok)
 	       " delivered=%" PRIu64 " lost=%" PRIu64 " out_of_order=%" PRIu64 " corrupt=%" PRIu64
 	       " recv_errors=%" PRIu64 " elapsed_s=%.6f mb_per_s=%.1f blocks_per_s=%.0f p50_us=%.2f p99_us=%.2f"
 	       " min_us=%.2f max_us=%.2f verdict=%s wakeups=%llu timeouts=%llu late_wakeups=%llu\n",
-	       stream_mode_name(s->cfg), s->block_size, s->interval_us, s->duration_ms, s->sent, s->delivered, lost,
-	       s->out_of_order, s->corrupt, s->recv_errors, elapsed_s, mb_per_s, blocks_per_s, p50, p99, min, max,
+	       program_mode_name(&s->cfg->args), s->block_size, s->interval_us, s->duration_ms, s->sent, s->delivered,
+	       lost, s->out_of_order, s->corrupt, s->recv_errors, elapsed_s, mb_per_s, blocks_per_s, p50, p99, min, max,
 	       ok ? "ok" : "fail", (unsigned long long)s->driver.wakeups, (unsigned long long)s->driver.timeouts,
 	       (unsigned long long)s->driver.late_wakeups);
 	fflush(stdout);
@@ -653,13 +613,13 @@ doca_error_t stream_run_server(const struct stream_config *cfg)
 	s.cfg = cfg;
 	s.result = DOCA_SUCCESS;
 
-	result = stream_driver_init(&s.driver, cfg->use_epoll);
+	result = stream_driver_init(&s.driver, cfg->args.use_epoll);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = sample_open_dev_by_pci(cfg->comch.pci_addr, &s.dev);
+	result = sample_open_dev_by_pci(cfg->args.comch.pci_addr, &s.dev);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = sample_open_rep_by_pci(s.dev, cfg->comch.rep_pci_addr, &s.rep);
+	result = sample_open_rep_by_pci(s.dev, cfg->args.comch.rep_pci_addr, &s.rep);
 	if (result != DOCA_SUCCESS)
 		goto out;
 	result = sample_check_msg_len(s.dev, STREAM_CTRL_MSG_MAX, &max_msg_size);

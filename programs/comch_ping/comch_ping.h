@@ -14,29 +14,16 @@
 
 #include <doca_error.h>
 
-#include "sample_args.h"
+#include "program_common.h"
 
-#define PING_DEFAULT_SERVER_PCI "03:00.0"
-#define PING_DEFAULT_CLIENT_PCI "b1:00.0"
-#define PING_DEFAULT_REP_PCI    "b1:00.0"
-#define PING_DEFAULT_NAME       "comch_ping"
-#define PING_DEFAULT_COUNT      1000
-#define PING_DEFAULT_SIZE       64
-#define PING_NAME_MAX           128
-
-enum ping_role {
-	PING_ROLE_NONE = 0,
-	PING_ROLE_SERVER,
-	PING_ROLE_CLIENT,
-};
+#define PING_DEFAULT_NAME  "comch_ping"
+#define PING_DEFAULT_COUNT 1000
+#define PING_DEFAULT_SIZE  64
 
 struct ping_config {
-	struct sample_comch_args comch; // must come first: the shared flag callbacks write into it
-	enum ping_role role;
+	struct program_args args; // must come first: program_main() and its flag callbacks write into it
 	uint32_t count;
 	uint32_t size;
-	bool use_epoll;
-	char name[PING_NAME_MAX];
 };
 
 // On-the-wire header at the start of every message (both sides run on one machine, so host
@@ -63,9 +50,6 @@ const char *ping_verify(const uint8_t *buf, uint32_t len, uint32_t expected_seq,
 // The roles (comch_ping_server.c, comch_ping_client.c).
 doca_error_t ping_run_server(const struct ping_config *cfg);
 doca_error_t ping_run_client(const struct ping_config *cfg);
-
-// Monotonic clock in nanoseconds.
-uint64_t ping_now_ns(void);
 
 struct doca_ctx;
 struct doca_pe;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -8,9 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
 #include <doca_log.h>
-#include <doca_mmap.h>
 
 #include "comch_stream.h"
 #include "sample_common.h"
@@ -19,23 +17,9 @@ DOCA_LOG_REGISTER(COMCH_STREAM::COMMON);
 
 _Static_assert(sizeof(struct stream_block_header) == 32, "the block header layout is part of the wire format");
 
-#define SPIN_NS         200000ull  // keep polling this long after the last piece of work
 #define EPOLL_SAFETY_MS 1000       // epoll_wait() gives up after this long and progresses anyway
 #define TIMER_TAG       UINT32_MAX // epoll data of the timerfd (PEs use their index)
 #define HASH_PRIME      0x9e3779b97f4a7c15ull
-
-const char *stream_mode_name(const struct stream_config *cfg)
-{
-	return cfg->use_epoll ? "epoll" : "poll";
-}
-
-uint64_t stream_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 // ---- block format ----
 
@@ -194,27 +178,6 @@ stream_block_verify(const uint8_t *block, size_t len, uint32_t expected_size, st
 
 // ---- statistics ----
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a;
-	uint64_t y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-uint64_t stream_percentile(uint64_t *values, size_t n, unsigned int pct)
-{
-	size_t rank;
-
-	if (n == 0)
-		return 0;
-	qsort(values, n, sizeof(values[0]), compare_u64);
-	rank = (n * pct + 99) / 100;
-	if (rank == 0)
-		rank = 1;
-	return values[rank - 1];
-}
-
 doca_error_t stream_samples_reserve(struct stream_samples *s, size_t cap)
 {
 	uint64_t *v;
@@ -242,60 +205,6 @@ void stream_samples_free(struct stream_samples *s)
 	memset(s, 0, sizeof(*s));
 }
 
-// ---- memory ----
-
-doca_error_t stream_memory_init(struct stream_memory *m, struct doca_dev *dev, size_t len, uint32_t num_bufs)
-{
-	size_t page = 4096;
-	size_t alloc_len = (len + page - 1) / page * page;
-	doca_error_t result;
-
-	memset(m, 0, sizeof(*m));
-	m->addr = aligned_alloc(page, alloc_len);
-	if (m->addr == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	memset(m->addr, 0, alloc_len); // touch every page now, not during the run
-	m->len = len;
-
-	result = doca_buf_inventory_create(num_bufs, &m->inventory);
-	if (result == DOCA_SUCCESS)
-		result = doca_buf_inventory_start(m->inventory);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot set up a buffer inventory: %s", doca_error_get_name(result));
-		return result;
-	}
-	result = doca_mmap_create(&m->mmap);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_add_dev(m->mmap, dev);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_set_permissions(m->mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_set_memrange(m->mmap, m->addr, m->len);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_start(m->mmap);
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot register %zu bytes with an mmap: %s", len, doca_error_get_name(result));
-	return result;
-}
-
-void stream_memory_fini(struct stream_memory *m)
-{
-	doca_error_t result;
-
-	if (m->mmap != NULL) {
-		result = doca_mmap_destroy(m->mmap);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the mmap: %s", doca_error_get_name(result));
-	}
-	if (m->inventory != NULL) {
-		result = doca_buf_inventory_destroy(m->inventory);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the buffer inventory: %s", doca_error_get_name(result));
-	}
-	free(m->addr);
-	memset(m, 0, sizeof(*m));
-}
-
 // ---- driver ----
 
 doca_error_t stream_driver_init(struct stream_driver *d, bool use_epoll)
@@ -306,7 +215,7 @@ doca_error_t stream_driver_init(struct stream_driver *d, bool use_epoll)
 	d->use_epoll = use_epoll;
 	d->epoll_fd = -1;
 	d->timer_fd = -1;
-	d->last_work_ns = stream_now_ns();
+	d->last_work_ns = sample_now_ns();
 	if (!use_epoll)
 		return DOCA_SUCCESS;
 
@@ -403,33 +312,12 @@ unsigned stream_driver_progress(struct stream_driver *d)
 			busy++;
 	}
 	if (busy != 0) {
-		d->last_work_ns = stream_now_ns();
+		d->last_work_ns = sample_now_ns();
 		if (d->after_timeout)
 			d->late_wakeups++;
 		d->after_timeout = false;
 	}
 	return busy;
-}
-
-static void poll_idle(struct stream_driver *d, uint64_t wake_at_ns)
-{
-	uint64_t now = stream_now_ns();
-	uint64_t nap_ns = SAMPLE_IDLE_SLEEP_NS;
-	struct timespec nap;
-
-	if (wake_at_ns != 0 && wake_at_ns <= now)
-		return;
-	// Keep polling while work is flowing or the deadline is close; yield so that a peer sharing
-	// this CPU still runs.
-	if (now - d->last_work_ns < SPIN_NS || (wake_at_ns != 0 && wake_at_ns - now < SPIN_NS)) {
-		sched_yield();
-		return;
-	}
-	if (wake_at_ns != 0 && wake_at_ns - now < nap_ns)
-		nap_ns = wake_at_ns - now;
-	nap.tv_sec = 0;
-	nap.tv_nsec = (long)nap_ns;
-	nanosleep(&nap, NULL);
 }
 
 static doca_error_t epoll_idle(struct stream_driver *d, uint64_t wake_at_ns)
@@ -440,7 +328,7 @@ static doca_error_t epoll_idle(struct stream_driver *d, uint64_t wake_at_ns)
 	doca_error_t result;
 	int i, n;
 
-	if (wake_at_ns != 0 && wake_at_ns <= stream_now_ns())
+	if (wake_at_ns != 0 && wake_at_ns <= sample_now_ns())
 		return DOCA_SUCCESS;
 
 	// Arming leaves a handle readable when work is already pending, so nothing that arrived
@@ -493,27 +381,37 @@ static doca_error_t epoll_idle(struct stream_driver *d, uint64_t wake_at_ns)
 doca_error_t stream_driver_idle(struct stream_driver *d, uint64_t wake_at_ns)
 {
 	if (!d->use_epoll) {
-		poll_idle(d, wake_at_ns);
+		program_poll_idle(d->last_work_ns, wake_at_ns);
 		return DOCA_SUCCESS;
 	}
 	return epoll_idle(d, wake_at_ns);
 }
 
+// One round of a wait: progress every engine; idle when none had anything to do.
+static doca_error_t driver_step(void *arg, uint64_t deadline_ns)
+{
+	struct stream_driver *d = arg;
+
+	if (stream_driver_progress(d) != 0)
+		return DOCA_SUCCESS;
+	return stream_driver_idle(d, deadline_ns);
+}
+
 doca_error_t stream_driver_run_until(struct stream_driver *d, const bool *flag, const bool *abort, uint64_t timeout_ms)
 {
-	uint64_t deadline = timeout_ms ? stream_now_ns() + timeout_ms * 1000000ull : 0;
+	return sample_wait_until(sample_flag_is_set, flag, abort, sample_deadline_ms(timeout_ms), driver_step, d);
+}
+
+doca_error_t stream_stop_ctx(struct stream_driver *d, struct doca_ctx *ctx, bool *idle)
+{
+	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 	doca_error_t result;
 
-	while (!*flag) {
-		if (abort != NULL && *abort)
-			return DOCA_ERROR_CONNECTION_ABORTED;
-		if (deadline != 0 && stream_now_ns() >= deadline)
-			return DOCA_ERROR_TIME_OUT;
-		if (stream_driver_progress(d) != 0)
-			continue;
-		result = stream_driver_idle(d, deadline);
-		if (result != DOCA_SUCCESS)
-			return result;
-	}
-	return DOCA_SUCCESS;
+	if (doca_ctx_get_state(ctx, &state) != DOCA_SUCCESS || state == DOCA_CTX_STATE_IDLE)
+		return DOCA_SUCCESS;
+	*idle = false;
+	result = doca_ctx_stop(ctx);
+	if (result == DOCA_ERROR_IN_PROGRESS)
+		result = stream_driver_run_until(d, idle, NULL, STREAM_WAIT_TIMEOUT_S * 1000ull);
+	return result;
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <sched.h>
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_ctx.h>
 #include <doca_pe.h>
@@ -10,9 +8,8 @@
 #include "comch_ping.h"
 #include "sample_common.h"
 
-#define FNV_OFFSET   0xcbf29ce484222325ull
-#define FNV_PRIME    0x100000001b3ull
-#define PING_SPIN_NS 200000ull // keep spinning this long after the last piece of work
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME  0x100000001b3ull
 
 _Static_assert(sizeof(struct ping_header) == 24, "the ping header layout is part of the wire format");
 
@@ -75,31 +72,18 @@ const char *ping_verify(const uint8_t *buf, uint32_t len, uint32_t expected_seq,
 	return NULL;
 }
 
-uint64_t ping_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-// Busy polling for a latency tool: spin (yielding the CPU to anything else runnable) while
-// messages flow, and only after PING_SPIN_NS without work fall back to the samples' short naps,
-// so that an idle side (a server waiting for its client) does not burn a CPU.
+// Busy polling for a latency tool: spin while messages flow, nap once they stop
+// (program_poll_idle()).
 static void spin_until(struct doca_pe *pe, const bool *done)
 {
-	struct timespec nap = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
-	uint64_t last_work = ping_now_ns();
+	uint64_t last_work = sample_now_ns();
 
 	while (!*done) {
 		if (doca_pe_progress(pe) != 0) {
-			last_work = ping_now_ns();
+			last_work = sample_now_ns();
 			continue;
 		}
-		if (ping_now_ns() - last_work < PING_SPIN_NS)
-			sched_yield();
-		else
-			nanosleep(&nap, NULL);
+		program_poll_idle(last_work, 0);
 	}
 }
 

@@ -25,18 +25,14 @@
 #include <doca_error.h>
 #include <doca_pe.h>
 
-#include "sample_args.h"
+#include "program_common.h"
 
-#define STREAM_DEFAULT_SERVER_PCI  "03:00.0"
-#define STREAM_DEFAULT_CLIENT_PCI  "b1:00.0"
-#define STREAM_DEFAULT_REP_PCI     "b1:00.0"
 #define STREAM_DEFAULT_NAME        "comch_stream"
 #define STREAM_DEFAULT_BLOCK_SIZE  65536
 #define STREAM_DEFAULT_INTERVAL_US 100
 #define STREAM_DEFAULT_DURATION_MS 3000
 #define STREAM_MAX_BLOCK_SIZE      (16u * 1024 * 1024)
 #define STREAM_MAX_DURATION_MS     (3600u * 1000)
-#define STREAM_NAME_MAX            128
 
 #define STREAM_RECV_BUFFERS     16 // receive buffers the server keeps posted
 #define STREAM_SEND_SLOTS       16 // sends the client may have in flight
@@ -44,20 +40,11 @@
 #define STREAM_DRAIN_TIMEOUT_MS 2000 // after "done", how long the server waits for stragglers
 #define STREAM_CTRL_MSG_MAX     256
 
-enum stream_role {
-	STREAM_ROLE_NONE = 0,
-	STREAM_ROLE_SERVER,
-	STREAM_ROLE_CLIENT,
-};
-
 struct stream_config {
-	struct sample_comch_args comch; // must come first: the shared flag callbacks write into it
-	enum stream_role role;
+	struct program_args args; // must come first: program_main() and its flag callbacks write into it
 	uint32_t block_size;
 	uint32_t interval_us; // 0: as fast as the posted buffers allow
 	uint32_t duration_ms;
-	bool use_epoll;
-	char name[STREAM_NAME_MAX];
 };
 
 // ---- the block format ----
@@ -87,12 +74,7 @@ void stream_block_seal(uint8_t *block, uint32_t size, uint64_t seq, uint64_t sen
 const char *
 stream_block_verify(const uint8_t *block, size_t len, uint32_t expected_size, struct stream_block_header *hdr);
 
-// ---- clock, statistics ----
-
-uint64_t stream_now_ns(void);
-
-// Nearest-rank percentile (0..100) of `n` values, which this sorts in place. 0 when n == 0.
-uint64_t stream_percentile(uint64_t *values, size_t n, unsigned int pct);
+// ---- statistics ----
 
 // A growable array of latencies in nanoseconds.
 struct stream_samples {
@@ -144,27 +126,13 @@ doca_error_t stream_driver_idle(struct stream_driver *d, uint64_t wake_at_ns);
 // `timeout_ms` (0: no limit), DOCA_ERROR_CONNECTION_ABORTED if *abort was raised first.
 doca_error_t stream_driver_run_until(struct stream_driver *d, const bool *flag, const bool *abort, uint64_t timeout_ms);
 
-// ---- memory for the fast path: one area, registered with an mmap, plus a buffer inventory ----
+struct doca_ctx;
 
-struct doca_dev;
-struct doca_mmap;
-struct doca_buf_inventory;
-
-struct stream_memory {
-	uint8_t *addr; // page aligned, zeroed (so every page is touched before the run)
-	size_t len;
-	struct doca_mmap *mmap;
-	struct doca_buf_inventory *inventory;
-};
-
-doca_error_t stream_memory_init(struct stream_memory *m, struct doca_dev *dev, size_t len, uint32_t num_bufs);
-// Every doca_buf taken from the inventory must have been released before this.
-void stream_memory_fini(struct stream_memory *m);
+// Stops `ctx` unless it is IDLE and drives the engines until *idle, which its state callback sets
+// in IDLE (for at most STREAM_WAIT_TIMEOUT_S). DOCA_SUCCESS when the context is IDLE.
+doca_error_t stream_stop_ctx(struct stream_driver *d, struct doca_ctx *ctx, bool *idle);
 
 // ---- the two roles ----
 
 doca_error_t stream_run_server(const struct stream_config *cfg);
 doca_error_t stream_run_client(const struct stream_config *cfg);
-
-// "poll" or "epoll"
-const char *stream_mode_name(const struct stream_config *cfg);

@@ -26,6 +26,7 @@
 
 #include "comch_stream.h"
 #include "sample_common.h"
+#include "sample_memory.h"
 
 DOCA_LOG_REGISTER(COMCH_STREAM::CLIENT);
 
@@ -60,7 +61,7 @@ struct stream_client {
 	bool verdict_received;
 	bool verdict_ok;
 
-	struct stream_memory memory;
+	struct sample_memory memory;
 	struct doca_pe *producer_pe;
 	struct doca_comch_producer *producer;
 	struct doca_ctx *producer_ctx;
@@ -85,16 +86,6 @@ struct stream_client {
 	doca_error_t result;
 };
 
-static struct stream_client *client_of(struct doca_comch_connection *connection)
-{
-	union doca_data user_data = {.ptr = NULL};
-	struct doca_comch_client *client = doca_comch_client_get_client_ctx(connection);
-
-	if (client == NULL || doca_ctx_get_user_data(doca_comch_client_as_ctx(client), &user_data) != DOCA_SUCCESS)
-		return NULL;
-	return user_data.ptr;
-}
-
 static void fail(struct stream_client *c, doca_error_t result)
 {
 	if (c->result == DOCA_SUCCESS)
@@ -106,22 +97,10 @@ static void fail(struct stream_client *c, doca_error_t result)
 
 static doca_error_t send_ctrl(struct stream_client *c, const char *msg)
 {
-	struct doca_comch_task_send *task;
-	struct doca_task *as_task;
-	doca_error_t result;
+	union doca_data no_user_data = {.u64 = 0};
 
-	result = doca_comch_client_task_send_alloc_init(c->client, c->connection, msg, (uint32_t)strlen(msg), &task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot allocate a control message: %s", doca_error_get_name(result));
-		return result;
-	}
-	as_task = doca_comch_task_send_as_task(task);
-	result = doca_task_submit(as_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot send a control message: %s", doca_error_get_name(result));
-		doca_task_free(as_task);
-	}
-	return result;
+	return sample_client_send(c->client, c->connection, msg, (uint32_t)strlen(msg), no_user_data,
+				  "a control message");
 }
 
 static void
@@ -149,7 +128,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 		       uint32_t msg_len,
 		       struct doca_comch_connection *connection)
 {
-	struct stream_client *c = client_of(connection);
+	struct stream_client *c = sample_client_user_data(connection);
 	char text[STREAM_CTRL_MSG_MAX];
 	size_t len = msg_len < sizeof(text) ? msg_len : sizeof(text) - 1;
 
@@ -172,7 +151,7 @@ static void on_message(struct doca_comch_event_msg_recv *event,
 static void
 on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
-	struct stream_client *c = client_of(connection);
+	struct stream_client *c = sample_client_user_data(connection);
 
 	(void)event;
 	if (c == NULL)
@@ -185,7 +164,7 @@ on_new_consumer(struct doca_comch_event_consumer *event, struct doca_comch_conne
 static void
 on_expired_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *connection, uint32_t id)
 {
-	struct stream_client *c = client_of(connection);
+	struct stream_client *c = sample_client_user_data(connection);
 
 	(void)event;
 	if (c == NULL || id != c->remote_consumer_id)
@@ -299,7 +278,7 @@ static doca_error_t create_producer(struct stream_client *c)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 
-	result = stream_memory_init(&c->memory, c->dev, (size_t)c->cfg->block_size * STREAM_SEND_SLOTS,
+	result = sample_memory_init(&c->memory, c->dev, (size_t)c->cfg->block_size * STREAM_SEND_SLOTS,
 				    STREAM_SEND_SLOTS);
 	if (result != DOCA_SUCCESS)
 		return result;
@@ -351,7 +330,6 @@ static doca_error_t create_producer(struct stream_client *c)
 
 static void destroy_producer(struct stream_client *c)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 	doca_error_t result;
 	uint32_t i;
 
@@ -361,15 +339,9 @@ static void destroy_producer(struct stream_client *c)
 		c->slots[i].retry = NULL;
 	}
 	if (c->producer != NULL) {
-		if (doca_ctx_get_state(c->producer_ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			c->producer_idle = false;
-			result = doca_ctx_stop(c->producer_ctx);
-			if (result == DOCA_ERROR_IN_PROGRESS)
-				result = stream_driver_run_until(&c->driver, &c->producer_idle, NULL,
-								 STREAM_WAIT_TIMEOUT_S * 1000ull);
-			if (result != DOCA_SUCCESS)
-				DOCA_LOG_ERR("Cannot stop the producer: %s", doca_error_get_name(result));
-		}
+		result = stream_stop_ctx(&c->driver, c->producer_ctx, &c->producer_idle);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Cannot stop the producer: %s", doca_error_get_name(result));
 		result = doca_comch_producer_destroy(c->producer);
 		if (result != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the producer: %s", doca_error_get_name(result));
@@ -387,7 +359,7 @@ static void destroy_producer(struct stream_client *c)
 			(void)doca_buf_dec_refcount(c->slots[i].buf, NULL);
 		c->slots[i].buf = NULL;
 	}
-	stream_memory_fini(&c->memory);
+	sample_memory_fini(&c->memory);
 }
 
 static struct send_slot *slot_of(struct stream_client *c, uint64_t seq)
@@ -430,7 +402,7 @@ static doca_error_t try_send(struct stream_client *c, uint64_t scheduled_ns)
 		}
 		doca_task_set_user_data(doca_comch_producer_task_send_as_task(task), user_data);
 	}
-	now = stream_now_ns();
+	now = sample_now_ns();
 	stream_block_seal(slot->addr, c->cfg->block_size, seq, now, slot->payload_hash);
 	result = doca_task_submit(doca_comch_producer_task_send_as_task(task));
 	if (result == DOCA_ERROR_AGAIN) {
@@ -464,7 +436,7 @@ static doca_error_t try_send(struct stream_client *c, uint64_t scheduled_ns)
 static doca_error_t stream_blocks(struct stream_client *c)
 {
 	uint64_t interval_ns = (uint64_t)c->cfg->interval_us * 1000;
-	uint64_t start = stream_now_ns();
+	uint64_t start = sample_now_ns();
 	uint64_t end = start + (uint64_t)c->cfg->duration_ms * 1000000ull;
 	uint64_t give_up = interval_ns ? end + STREAM_CATCH_UP_MS * 1000000ull : end;
 	uint64_t next_at = start;
@@ -476,7 +448,7 @@ static doca_error_t stream_blocks(struct stream_client *c)
 		interval_ns ? ((uint64_t)c->cfg->duration_ms * 1000000ull + interval_ns - 1) / interval_ns : UINT64_MAX;
 	prepare(c, 0);
 	while (c->next_seq < c->scheduled) {
-		now = stream_now_ns();
+		now = sample_now_ns();
 		if (now >= give_up)
 			break;
 		if (c->abort)
@@ -522,9 +494,9 @@ static doca_error_t create_client(struct stream_client *c, uint32_t max_msg_size
 		c->pe = NULL;
 		return result;
 	}
-	result = doca_comch_client_create(c->dev, c->cfg->name, &c->client);
+	result = doca_comch_client_create(c->dev, c->cfg->args.name, &c->client);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot create a client for '%s': %s", c->cfg->name, doca_error_get_name(result));
+		DOCA_LOG_ERR("Cannot create a client for '%s': %s", c->cfg->args.name, doca_error_get_name(result));
 		c->client = NULL;
 		return result;
 	}
@@ -554,16 +526,9 @@ static doca_error_t create_client(struct stream_client *c, uint32_t max_msg_size
 
 static void teardown(struct stream_client *c)
 {
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
-
 	destroy_producer(c);
 	if (c->client != NULL) {
-		if (doca_ctx_get_state(c->ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-			c->idle = false;
-			if (doca_ctx_stop(c->ctx) == DOCA_ERROR_IN_PROGRESS)
-				(void)stream_driver_run_until(&c->driver, &c->idle, NULL,
-							      STREAM_WAIT_TIMEOUT_S * 1000ull);
-		}
+		(void)stream_stop_ctx(&c->driver, c->ctx, &c->idle);
 		if (doca_comch_client_destroy(c->client) != DOCA_SUCCESS)
 			DOCA_LOG_ERR("Cannot destroy the client");
 	}
@@ -592,10 +557,11 @@ static void report(const struct stream_client *c)
 	       " late=%" PRIu64
 	       " elapsed_s=%.6f blocks_per_s=%.0f mb_per_s=%.1f verdict=%s wakeups=%llu timer_wakeups=%llu"
 	       " timeouts=%llu late_wakeups=%llu\n",
-	       stream_mode_name(c->cfg), c->cfg->block_size, c->cfg->interval_us, c->cfg->duration_ms, c->scheduled,
-	       c->next_seq, c->completed, c->send_errors, c->again, c->retries, c->late, elapsed_s, blocks_per_s,
-	       mb_per_s, verdict, (unsigned long long)c->driver.wakeups, (unsigned long long)c->driver.timer_wakeups,
-	       (unsigned long long)c->driver.timeouts, (unsigned long long)c->driver.late_wakeups);
+	       program_mode_name(&c->cfg->args), c->cfg->block_size, c->cfg->interval_us, c->cfg->duration_ms,
+	       c->scheduled, c->next_seq, c->completed, c->send_errors, c->again, c->retries, c->late, elapsed_s,
+	       blocks_per_s, mb_per_s, verdict, (unsigned long long)c->driver.wakeups,
+	       (unsigned long long)c->driver.timer_wakeups, (unsigned long long)c->driver.timeouts,
+	       (unsigned long long)c->driver.late_wakeups);
 	fflush(stdout);
 }
 
@@ -656,10 +622,10 @@ doca_error_t stream_run_client(const struct stream_config *cfg)
 	c.cfg = cfg;
 	c.result = DOCA_SUCCESS;
 
-	result = stream_driver_init(&c.driver, cfg->use_epoll);
+	result = stream_driver_init(&c.driver, cfg->args.use_epoll);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = sample_open_dev_by_pci(cfg->comch.pci_addr, &c.dev);
+	result = sample_open_dev_by_pci(cfg->args.comch.pci_addr, &c.dev);
 	if (result != DOCA_SUCCESS)
 		goto out;
 	result = sample_check_msg_len(c.dev, STREAM_CTRL_MSG_MAX, &max_msg_size);
@@ -668,14 +634,9 @@ doca_error_t stream_run_client(const struct stream_config *cfg)
 	result = create_client(&c, max_msg_size);
 	if (result != DOCA_SUCCESS)
 		goto out;
-	result = doca_ctx_start(c.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the client: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(c.ctx, "client");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 	// However long the server takes to accept us.
 	result = stream_driver_run_until(&c.driver, &c.connected, &c.abort, 0);
 	if (result != DOCA_SUCCESS) {

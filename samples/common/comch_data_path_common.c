@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch_data_path_common.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -14,8 +12,14 @@
 #include <doca_mmap.h>
 
 #include "sample_common.h"
+#include "sample_memory.h"
 
 DOCA_LOG_REGISTER(DATA_PATH::FAST_PATH);
+
+bool dp_is_msg(const uint8_t *buf, uint32_t len, const char *msg)
+{
+	return len == strlen(msg) && memcmp(buf, msg, len) == 0;
+}
 
 void dp_peer_consumer_created(struct dp_peer *peer, uint32_t id)
 {
@@ -32,12 +36,25 @@ void dp_peer_consumer_expired(struct dp_peer *peer, uint32_t id)
 	peer->consumers_expired++;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
+// The engines a wait progresses: the connection's and one more (either may be NULL).
+struct wait_pes {
+	struct doca_pe *conn_pe;
+	struct doca_pe *other_pe;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+static doca_error_t progress_step(void *arg, uint64_t deadline_ns)
+{
+	const struct wait_pes *pes = arg;
+	uint8_t busy = 0;
+
+	(void)deadline_ns;
+	if (pes->conn_pe != NULL)
+		busy |= doca_pe_progress(pes->conn_pe);
+	if (pes->other_pe != NULL)
+		busy |= doca_pe_progress(pes->other_pe);
+	if (!busy)
+		sample_nap(0);
+	return DOCA_SUCCESS;
 }
 
 // Waits, progressing the connection's PE and `other_pe`, until cond(arg) holds. Fails with
@@ -49,28 +66,16 @@ static doca_error_t wait_until(const struct dp_link *link,
 			       const void *arg,
 			       const char *what)
 {
-	struct timespec idle = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
-	uint64_t deadline = now_ns() + (uint64_t)DP_WAIT_TIMEOUT_S * 1000000000ull;
-	uint8_t busy;
+	struct wait_pes pes = {.conn_pe = link->conn_pe, .other_pe = other_pe};
+	doca_error_t result;
 
-	while (!cond(arg)) {
-		if (link->abort != NULL && *link->abort) {
-			DOCA_LOG_ERR("Gave up waiting for %s: the peer ended the exchange", what);
-			return DOCA_ERROR_CONNECTION_ABORTED;
-		}
-		if (now_ns() > deadline) {
-			DOCA_LOG_ERR("Gave up waiting for %s after %d s", what, DP_WAIT_TIMEOUT_S);
-			return DOCA_ERROR_TIME_OUT;
-		}
-		busy = 0;
-		if (link->conn_pe != NULL)
-			busy |= doca_pe_progress(link->conn_pe);
-		if (other_pe != NULL)
-			busy |= doca_pe_progress(other_pe);
-		if (!busy)
-			nanosleep(&idle, NULL);
-	}
-	return DOCA_SUCCESS;
+	result = sample_wait_until(cond, arg, link->abort, sample_deadline_ms(DP_WAIT_TIMEOUT_S * 1000ull),
+				   progress_step, &pes);
+	if (result == DOCA_ERROR_CONNECTION_ABORTED)
+		DOCA_LOG_ERR("Gave up waiting for %s: the peer ended the exchange", what);
+	else if (result == DOCA_ERROR_TIME_OUT)
+		DOCA_LOG_ERR("Gave up waiting for %s after %d s", what, DP_WAIT_TIMEOUT_S);
+	return result;
 }
 
 // The same link, deaf to the control path's abort: for waits that end on their own (a stop, the
@@ -83,14 +88,9 @@ static struct dp_link without_abort(const struct dp_link *link)
 	return copy;
 }
 
-static bool flag_is_set(const void *arg)
-{
-	return *(const bool *)arg;
-}
-
 doca_error_t dp_wait(const struct dp_link *link, struct doca_pe *other_pe, const bool *flag, const char *what)
 {
-	return wait_until(link, other_pe, flag_is_set, flag, what);
+	return wait_until(link, other_pe, sample_flag_is_set, flag, what);
 }
 
 static bool ctx_is_idle(const void *arg)
@@ -118,65 +118,6 @@ stop_and_wait(const struct dp_link *link, struct doca_ctx *ctx, struct doca_pe *
 	return wait_until(&no_abort, pe, ctx_is_idle, ctx, what);
 }
 
-// ---- memory: one area registered with an mmap, and an inventory for its doca_bufs ----
-
-struct dp_memory {
-	void *addr;
-	size_t len;
-	struct doca_mmap *mmap;
-	struct doca_buf_inventory *inventory;
-};
-
-static doca_error_t memory_init(struct dp_memory *m, struct doca_dev *dev, size_t len)
-{
-	doca_error_t result;
-
-	memset(m, 0, sizeof(*m));
-	m->addr = calloc(1, len);
-	if (m->addr == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	m->len = len;
-
-	result = doca_buf_inventory_create(1, &m->inventory);
-	if (result == DOCA_SUCCESS)
-		result = doca_buf_inventory_start(m->inventory);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Cannot set up a buffer inventory: %s", doca_error_get_name(result));
-		return result;
-	}
-	result = doca_mmap_create(&m->mmap);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_add_dev(m->mmap, dev);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_set_permissions(m->mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_set_memrange(m->mmap, m->addr, m->len);
-	if (result == DOCA_SUCCESS)
-		result = doca_mmap_start(m->mmap);
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Cannot register %zu bytes with an mmap: %s", len, doca_error_get_name(result));
-	return result;
-}
-
-// Every doca_buf taken from the inventory must have been released before this.
-static void memory_fini(struct dp_memory *m)
-{
-	doca_error_t result;
-
-	if (m->mmap != NULL) {
-		result = doca_mmap_destroy(m->mmap);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the mmap: %s", doca_error_get_name(result));
-	}
-	if (m->inventory != NULL) {
-		result = doca_buf_inventory_destroy(m->inventory);
-		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("Cannot destroy the buffer inventory: %s", doca_error_get_name(result));
-	}
-	free(m->addr);
-	memset(m, 0, sizeof(*m));
-}
-
 static void release_buf(struct doca_buf **buf)
 {
 	if (*buf != NULL)
@@ -188,7 +129,7 @@ static void release_buf(struct doca_buf **buf)
 
 struct dp_receiver {
 	const struct dp_link *link;
-	struct dp_memory memory;
+	struct sample_memory memory;
 	struct doca_pe *pe;
 	struct doca_comch_consumer *consumer;
 	struct doca_ctx *ctx;
@@ -367,7 +308,7 @@ static void receiver_teardown(struct dp_receiver *r)
 			DOCA_LOG_ERR("Cannot destroy the consumer's progress engine: %s", doca_error_get_name(result));
 	}
 	release_buf(&r->buf);
-	memory_fini(&r->memory);
+	sample_memory_fini(&r->memory);
 }
 
 doca_error_t dp_receive_one(const struct dp_link *link, char *out, size_t out_size, size_t *out_len)
@@ -385,25 +326,20 @@ doca_error_t dp_receive_one(const struct dp_link *link, char *out, size_t out_si
 		return DOCA_ERROR_INVALID_VALUE;
 	out[0] = '\0';
 
-	result = memory_init(&r.memory, link->dev, DP_RECV_BUF_SIZE);
+	result = sample_memory_init(&r.memory, link->dev, DP_RECV_BUF_SIZE, 1);
 	if (result == DOCA_SUCCESS)
 		result = create_consumer(&r);
 	if (result != DOCA_SUCCESS)
 		goto out;
 
 	// A consumer starts asynchronously: it is RUNNING once the peer knows its id.
-	result = doca_ctx_start(r.ctx);
-	if (result != DOCA_ERROR_IN_PROGRESS) {
-		DOCA_LOG_ERR("Cannot start the consumer: %s (expected DOCA_ERROR_IN_PROGRESS)",
-			     doca_error_get_name(result));
-		if (result == DOCA_SUCCESS)
-			result = DOCA_ERROR_UNEXPECTED;
+	result = sample_start_async(r.ctx, "consumer");
+	if (result != DOCA_SUCCESS)
 		goto out;
-	}
 	if (doca_comch_consumer_get_id(r.consumer, &id) == DOCA_SUCCESS)
 		DOCA_LOG_INFO("Consumer %u created; waiting for a message", id);
 
-	result = wait_until(link, r.pe, flag_is_set, &r.finished, "a message on the fast path");
+	result = wait_until(link, r.pe, sample_flag_is_set, &r.finished, "a message on the fast path");
 	if (result == DOCA_SUCCESS)
 		result = r.result;
 	if (result == DOCA_SUCCESS && out_len != NULL)
@@ -418,7 +354,7 @@ out:
 
 struct dp_sender {
 	const struct dp_link *link;
-	struct dp_memory memory;
+	struct sample_memory memory;
 	struct doca_pe *pe;
 	struct doca_comch_producer *producer;
 	struct doca_ctx *ctx;
@@ -501,8 +437,7 @@ static doca_error_t create_producer(struct dp_sender *s)
 // retry loop only sleeps: the condition must clear without progress on this side.
 static doca_error_t submit_with_retry(struct doca_task *task)
 {
-	struct timespec pause = {.tv_sec = 0, .tv_nsec = SAMPLE_IDLE_SLEEP_NS};
-	uint64_t deadline = now_ns() + (uint64_t)DP_WAIT_TIMEOUT_S * 1000000000ull;
+	uint64_t deadline = sample_deadline_ms(DP_WAIT_TIMEOUT_S * 1000ull);
 	uint64_t retries = 0;
 	doca_error_t result;
 
@@ -510,12 +445,12 @@ static doca_error_t submit_with_retry(struct doca_task *task)
 		result = doca_task_submit(task);
 		if (result != DOCA_ERROR_AGAIN)
 			break;
-		if (now_ns() > deadline) {
+		if (sample_now_ns() > deadline) {
 			DOCA_LOG_ERR("The peer's consumer posted no buffer within %d s", DP_WAIT_TIMEOUT_S);
 			return DOCA_ERROR_TIME_OUT;
 		}
 		retries++;
-		nanosleep(&pause, NULL);
+		sample_nap(0);
 	}
 	if (retries > 0)
 		DOCA_LOG_INFO("Send accepted after %llu retries (DOCA_ERROR_AGAIN: no buffer posted yet)",
@@ -544,7 +479,7 @@ static void sender_teardown(struct dp_sender *s)
 			DOCA_LOG_ERR("Cannot destroy the producer's progress engine: %s", doca_error_get_name(result));
 	}
 	release_buf(&s->buf);
-	memory_fini(&s->memory);
+	sample_memory_fini(&s->memory);
 }
 
 doca_error_t dp_send_one(const struct dp_link *link, const char *msg, size_t len)
@@ -568,7 +503,7 @@ doca_error_t dp_send_one(const struct dp_link *link, const char *msg, size_t len
 		return result;
 	consumer_id = link->peer->remote_consumer_id;
 
-	result = memory_init(&s.memory, link->dev, len);
+	result = sample_memory_init(&s.memory, link->dev, len, 1);
 	if (result == DOCA_SUCCESS)
 		result = create_producer(&s);
 	if (result != DOCA_SUCCESS)
@@ -605,7 +540,7 @@ doca_error_t dp_send_one(const struct dp_link *link, const char *msg, size_t len
 	// A submitted send always completes, one way or the other: this wait ignores link->abort (a
 	// peer that got the message may already have said goodbye on the control path).
 	no_abort = without_abort(link);
-	result = wait_until(&no_abort, s.pe, flag_is_set, &s.finished, "the send to complete");
+	result = wait_until(&no_abort, s.pe, sample_flag_is_set, &s.finished, "the send to complete");
 	if (result == DOCA_SUCCESS)
 		result = s.result;
 

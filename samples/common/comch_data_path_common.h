@@ -36,6 +36,9 @@ struct dp_peer {
 	uint32_t consumers_expired;  // expired-consumer events so far
 };
 
+// Whether a control message of `len` bytes at `buf` is the text `msg` (DP_START_MSG, DP_STOP_MSG).
+bool dp_is_msg(const uint8_t *buf, uint32_t len, const char *msg);
+
 // Records the events of a new / expired remote consumer in `peer`.
 void dp_peer_consumer_created(struct dp_peer *peer, uint32_t id);
 void dp_peer_consumer_expired(struct dp_peer *peer, uint32_t id);
