@@ -222,10 +222,10 @@ step_outcome step_stream(const demo_context &ctx)
 {
     step_outcome out;
     if (access(program(ctx, "comch_stream").c_str(), X_OK) != 0) {
-        // samples/CMakeLists.txt builds it once libdoca_comch exports consumers and producers.
+        // programs/CMakeLists.txt builds and installs it: a --samples-dir without it, or a
+        // partial install.
         out.problems.push_back("comch_stream is not in " + ctx.samples_dir +
-                               ": it is built with the fast path (consumers and producers) of "
-                               "libdoca_comch");
+                               " (build and install programs/, or pass --samples-dir)");
         return out;
     }
     pair_result r = run_captured(ctx, {program(ctx, "comch_stream"), "--role", "server"},
