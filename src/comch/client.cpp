@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/client.hpp"
 
-#include <unistd.h>
-
 #include <system_error>
 
 #include "common/clock.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
-#include "transport/fabric.hpp"
+#include "transport/transport.hpp"
 
 namespace transport = softcomch::transport;
 
@@ -18,49 +16,41 @@ doca_comch_client::doca_comch_client(doca_dev *dev, std::string name)
 
 doca_comch_client::~doca_comch_client()
 {
-    watch_handshake(-1);
+    handshake_watch_.unwatch();
     if (connection_ && connection_->state_ != doca_comch_connection::state::closed)
         abort_connection(connection_.get(), softcomch::comch::k_status_connection_lost);
 }
 
 doca_error_t doca_comch_client::do_start()
 {
-    std::string fabric = transport::fabric_name();
-    std::string dir;
-    try {
-        dir = transport::fabric_dir(fabric);
-    } catch (const std::system_error &e) {
-        SC_LOG_ERR("doca_ctx_start: comch client '%s': cannot use fabric '%s': %s", name_.c_str(),
-                   fabric.c_str(), e.what());
+    const transport::transport_ops *t = nullptr;
+    std::string why;
+    if (doca_error_t rc = transport::select_transport(t, why); rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_ctx_start: comch client '%s': %s", name_.c_str(), why.c_str());
+        return rc;
+    }
+    const transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(),
+                                      name_};
+    std::unique_ptr<transport::connector> c;
+    if (t->connect(key, transport::link_params{max_msg_size_, recv_queue_size_}, c, why) !=
+        DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_ctx_start: comch client '%s': %s", name_.c_str(), why.c_str());
         return DOCA_ERROR_INITIALIZATION;
     }
     connection_.reset();
-    transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(), name_};
-    connector_.emplace(std::move(dir), std::move(key),
-                       transport::link_params{max_msg_size_, recv_queue_size_}, int(::getpid()));
+    connector_ = std::move(c);
     next_attempt_ns_ = 0;
     waiting_logged_ = false;
-    handshake_watcher_.ready = true;
+    handshake_watch_.ready = true;
     pe()->request_service();
     return DOCA_ERROR_IN_PROGRESS;
-}
-
-void doca_comch_client::watch_handshake(int fd) noexcept
-{
-    if (handshake_watcher_.fd == fd)
-        return;
-    if (handshake_watcher_.fd >= 0 && pe())
-        pe()->unwatch(handshake_watcher_.fd);
-    handshake_watcher_.fd = -1;
-    if (fd >= 0 && pe() && pe()->watch(fd, &handshake_watcher_) == DOCA_SUCCESS)
-        handshake_watcher_.fd = fd;
 }
 
 void doca_comch_client::do_stop()
 {
     if (connection_ && connection_->state_ == doca_comch_connection::state::open)
         connection_->state_ = doca_comch_connection::state::closing;
-    watch_handshake(-1);
+    handshake_watch_.unwatch();
     if (connector_)
         connector_.reset();
 }
@@ -92,20 +82,23 @@ unsigned doca_comch_client::poll_connecting()
 {
     if (!connector_)
         return 0;
-    if (handshake_watcher_.fd >= 0) {
+    if (handshake_watch_.watching()) {
         // Waiting for the server's answer: nothing to do until the socket is readable (the
         // engine's slow path notices that; in epoll mode it wakes the program).
-        if (!handshake_watcher_.ready)
+        if (!handshake_watch_.ready)
             return 0;
     } else if (softcomch::coarse_now_ns() < next_attempt_ns_) {
         return 0;
     }
-    handshake_watcher_.ready = false;
+    handshake_watch_.ready = false;
     std::unique_ptr<transport::link> l;
     std::string why;
     const transport::connector::result res = connector_->step(l, why);
     // The socket of a handshake in flight (or none): the next step happens when it is readable.
-    watch_handshake(res == transport::connector::result::in_progress ? connector_->fd() : -1);
+    if (res == transport::connector::result::in_progress)
+        (void)handshake_watch_.watch(pe(), *connector_);
+    else
+        handshake_watch_.unwatch();
     uint64_t now = softcomch::coarse_now_ns();
     switch (res) {
     case transport::connector::result::in_progress:
@@ -192,9 +185,9 @@ softcomch::core::arm_result doca_comch_client::try_arm()
     softcomch::core::arm_result r;
     switch (state()) {
     case DOCA_CTX_STATE_STARTING: {
-        if (handshake_watcher_.fd >= 0) {
+        if (handshake_watch_.watching()) {
             // The server's answer makes the watched socket readable: no timer needed.
-            r.busy = handshake_watcher_.ready;
+            r.busy = handshake_watch_.ready;
             return r;
         }
         // Looking for the server: try again when the retry interval is over.

@@ -2,11 +2,11 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
-#include "transport/link.hpp"
+#include "comch/watch.hpp"
+#include "transport/transport.hpp"
 
 // The Comch client (host side). Start is asynchronous: STARTING until the server accepted it.
 struct doca_comch_client final : softcomch::comch::comch_ctx {
@@ -33,16 +33,12 @@ protected:
 private:
     unsigned poll_connecting();
     bool wrong_representor_hint(std::string &why) const;
-    // Keeps the handshake socket (while the connector has one) in the engine's epoll set, so
-    // that a client waiting for the server's answer sleeps on it instead of on a timer.
-    void watch_handshake(int fd) noexcept;
 
-    std::optional<softcomch::transport::connector> connector_;
-    struct handshake_watcher final : softcomch::core::fd_watcher {
-        int fd = -1;       // the descriptor in the engine's epoll set, -1 when none
-        bool ready = true; // the socket has something to read (or the first attempt is due)
-        void on_ready(uint32_t) override { ready = true; }
-    } handshake_watcher_;
+    std::unique_ptr<softcomch::transport::connector> connector_;
+    // The handshake in flight (the connector's handles) in the engine's epoll set, so that a
+    // client waiting for the server's answer sleeps on it instead of on a timer. `ready`: the
+    // answer may be there (or the first attempt is due).
+    softcomch::comch::watch_set handshake_watch_;
     std::unique_ptr<doca_comch_connection> connection_;
     uint64_t next_attempt_ns_ = 0;
     bool waiting_logged_ = false;

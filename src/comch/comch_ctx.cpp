@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/comch_ctx.hpp"
 
-#include <unistd.h>
-
 #include <cstring>
-#include <variant>
 
 #include "comch/connection.hpp"
 #include "comch/consumer.hpp"
-#include "transport/unix_socket.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
 #include "core/pe.hpp"
+#include "transport/registry.hpp"
 
 namespace softcomch::comch {
+
+namespace transport = softcomch::transport;
 
 namespace {
 // Messages delivered per connection per progress call: keeps one busy connection from starving
@@ -171,14 +170,16 @@ void comch_ctx::invoke_send(doca_task *t)
 
 bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept
 {
-    void *slot = conn->link_->try_claim(task->len_);
-    if (!slot)
-        return false;
-    std::memcpy(slot, task->msg_, task->len_);
-    conn->link_->commit(softcomch::transport::msg_type::data, task->len_);
-    conn->live_.sent_messages++;
-    conn->live_.sent_bytes += task->len_;
-    return true;
+    return transport::with_concrete(*conn->link_, [&](auto &link) noexcept {
+        void *slot = link.try_claim(task->len_);
+        if (!slot)
+            return false;
+        std::memcpy(slot, task->msg_, task->len_);
+        link.commit(transport::msg_type::data, task->len_);
+        conn->live_.sent_messages++;
+        conn->live_.sent_bytes += task->len_;
+        return true;
+    });
 }
 
 doca_error_t comch_ctx::validate(const doca_task *t) const
@@ -251,69 +252,84 @@ unsigned comch_ctx::flush_pending(doca_comch_connection *conn) noexcept
 
 doca_error_t comch_ctx::register_connection(doca_comch_connection *conn)
 {
-    // EPOLLIN | EPOLLRDHUP: the socket carries nothing after the handshake, so readability means
-    // the peer hung up (or sent a future slow-path message).
-    doca_error_t rc = pe()->watch(conn->link_->socket_fd(), &conn->socket_watcher_, 0x001 | 0x2000);
-    if (rc != DOCA_SUCCESS)
-        return rc;
-    rc = pe()->watch(conn->link_->event_fd(), &conn->event_watcher_);
-    if (rc != DOCA_SUCCESS) {
-        pe()->unwatch(conn->link_->socket_fd());
-        return rc;
-    }
-    conn->events_registered_ = true;
-    return DOCA_SUCCESS;
+    return conn->watch_.watch(pe(), *conn->link_);
 }
 
 void comch_ctx::unregister_connection(doca_comch_connection *conn) noexcept
 {
-    if (!conn->events_registered_)
-        return;
-    pe()->unwatch(conn->link_->socket_fd());
-    pe()->unwatch(conn->link_->event_fd());
-    conn->events_registered_ = false;
+    conn->watch_.unwatch();
 }
+
+struct comch_ctx::link_events final : transport::link_handler {
+    comch_ctx *ctx;
+    doca_comch_connection *conn;
+    link_events(comch_ctx *c, doca_comch_connection *k) noexcept : ctx(c), conn(k) {}
+
+    void consumer_announced(uint32_t id, std::unique_ptr<transport::remote_consumer> consumer,
+                            doca_error_t status) override
+    {
+        ctx->handle_announce(conn, id, std::move(consumer), status);
+    }
+    void consumer_acknowledged(uint32_t id, doca_error_t status) override
+    {
+        std::lock_guard<std::mutex> g(conn->fast_.mu);
+        auto it = conn->fast_.local.find(id);
+        if (it != conn->fast_.local.end())
+            it->second->peer_acknowledged(uint32_t(status));
+    }
+    void consumer_expired(uint32_t id) override { ctx->handle_expire(conn, id); }
+    void message_dropped(doca_error_t rc) override
+    {
+        if (rc != DOCA_SUCCESS)
+            SC_LOG_WARN("%s '%s': ignored an invalid message from the peer (%s)", ctx->kind_name(),
+                        ctx->name_.c_str(), softcomch::error_name(rc));
+        else
+            SC_LOG_WARN("%s '%s': unexpected handshake message on an established connection",
+                        ctx->kind_name(), ctx->name_.c_str());
+    }
+};
 
 unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
 {
     ended = false;
     unsigned work = 0;
-    auto &link = *conn->link_;
-    if (conn->socket_ready_) {
-        conn->socket_ready_ = false;
-        work += service_socket(conn);
+    if (conn->link_->slow_pending()) {
+        link_events events(this, conn);
+        work += conn->link_->service(events);
     }
-    // Deliver what arrived. A callback may stop this context (the connection then closes after
-    // the loop) but cannot destroy it: destroy is refused unless IDLE.
-    for (unsigned i = 0; i < k_recv_budget && !conn->peer_closed_; ++i) {
-        const softcomch::transport::message_view *m = link.peek();
-        if (!m)
-            break;
-        ++work;
-        if (m->type == uint16_t(softcomch::transport::msg_type::disconnect)) {
-            conn->peer_closed_ = true;
+    return transport::with_concrete(*conn->link_, [&](auto &link) {
+        // Deliver what arrived. A callback may stop this context (the connection then closes
+        // after the loop) but cannot destroy it: destroy is refused unless IDLE.
+        for (unsigned i = 0; i < k_recv_budget && !conn->peer_closed_; ++i) {
+            const auto *m = link.peek();
+            if (!m)
+                break;
+            ++work;
+            if (m->type == uint16_t(transport::msg_type::disconnect)) {
+                conn->peer_closed_ = true;
+                link.release();
+                break;
+            }
+            if (m->type == uint16_t(transport::msg_type::data)) {
+                conn->live_.recv_messages++;
+                conn->live_.recv_bytes += m->len;
+                work += pe()->flush_completions();
+                if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
+                    recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)),
+                             m->len, conn);
+            } else {
+                SC_LOG_WARN("%s '%s': dropped a message of unknown type %u", kind_name(),
+                            name_.c_str(), m->type);
+            }
             link.release();
-            break;
         }
-        if (m->type == uint16_t(softcomch::transport::msg_type::data)) {
-            conn->live_.recv_messages++;
-            conn->live_.recv_bytes += m->len;
-            work += pe()->flush_completions();
-            if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
-                recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)), m->len,
-                         conn);
-        } else {
-            SC_LOG_WARN("%s '%s': dropped a message of unknown type %u", kind_name(), name_.c_str(),
-                        m->type);
-        }
-        link.release();
-    }
-    if (!conn->pending_.empty() && !conn->peer_closed_ && !conn->peer_gone_)
-        work += flush_pending(conn);
-    // The peer is gone once it said so, or once its process died and its ring is drained.
-    if (conn->peer_closed_ || (conn->peer_gone_ && !link.peek()))
-        ended = true;
-    return work;
+        if (!conn->pending_.empty() && !conn->peer_closed_ && !link.peer_gone())
+            work += flush_pending(conn);
+        // The peer is gone once it said so, or once its process died and its ring is drained.
+        if (conn->peer_closed_ || (link.peer_gone() && !link.peek()))
+            ended = true;
+        return work;
+    });
 }
 
 bool comch_ctx::close_connection(doca_comch_connection *conn)
@@ -321,128 +337,49 @@ bool comch_ctx::close_connection(doca_comch_connection *conn)
     if (conn->state_ == doca_comch_connection::state::closed)
         return true;
     conn->state_ = doca_comch_connection::state::closing;
-    if (conn->peer_gone_ || conn->peer_closed_) {
+    if (conn->link_->peer_gone() || conn->peer_closed_) {
         abort_connection(conn, k_status_connection_lost);
         return true;
     }
     flush_pending(conn);
     if (!conn->pending_.empty())
         return false;
-    if (!conn->link_->try_claim(0))
-        return false; // the ring is full; the notice goes once the peer made room
-    conn->link_->commit(softcomch::transport::msg_type::disconnect, 0);
+    const bool noticed = transport::with_concrete(*conn->link_, [](auto &link) noexcept {
+        if (!link.try_claim(0))
+            return false; // the ring is full; the notice goes once the peer made room
+        link.commit(transport::msg_type::disconnect, 0);
+        return true;
+    });
+    if (!noticed)
+        return false;
     abort_connection(conn, k_status_connection_lost);
     return true;
 }
 
-unsigned comch_ctx::service_socket(doca_comch_connection *conn)
+void comch_ctx::handle_announce(doca_comch_connection *conn, uint32_t id,
+                                std::unique_ptr<transport::remote_consumer> consumer,
+                                doca_error_t status)
 {
-    namespace wire = softcomch::transport::wire;
-    unsigned work = 0;
-    for (;;) {
-        uint8_t buf[wire::k_max_message_size];
-        size_t len = 0;
-        int fds[softcomch::transport::k_max_msg_fds];
-        size_t nfds = 0;
-        doca_error_t rc =
-            softcomch::transport::recv_msg(conn->link_->socket_fd(), buf, sizeof buf, &len, fds,
-                                           &nfds, softcomch::transport::k_max_msg_fds);
-        if (rc == DOCA_ERROR_AGAIN)
-            break;
-        if (rc != DOCA_SUCCESS) {
-            // EOF or reset: the peer process closed its end (exit, crash, or close).
-            conn->peer_gone_ = true;
-            break;
-        }
-        ++work;
-        wire::message m;
-        rc = wire::decode_any(buf, len, &m);
-        if (rc == DOCA_SUCCESS && std::holds_alternative<wire::consumer_announce_msg>(m)) {
-            handle_announce(conn, std::get<wire::consumer_announce_msg>(m), fds, nfds);
-            continue;
-        }
-        for (size_t i = 0; i < nfds; ++i)
-            ::close(fds[i]);
-        if (rc != DOCA_SUCCESS) {
-            SC_LOG_WARN("%s '%s': ignored an invalid message from the peer (%s)", kind_name(),
-                        name_.c_str(), softcomch::error_name(rc));
-        } else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m)) {
-            std::lock_guard<std::mutex> g(conn->fast_.mu);
-            auto it = conn->fast_.local.find(ack->consumer_id);
-            if (it != conn->fast_.local.end())
-                it->second->peer_acknowledged(ack->status);
-        } else if (auto *exp = std::get_if<wire::consumer_expire_msg>(&m)) {
-            handle_expire(conn, exp->consumer_id);
-        } else {
-            SC_LOG_WARN("%s '%s': unexpected handshake message on an established connection",
-                        kind_name(), name_.c_str());
-        }
-    }
-    return work;
-}
-
-void comch_ctx::send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t status) noexcept
-{
-    namespace wire = softcomch::transport::wire;
-    wire::consumer_ack_msg a;
-    a.consumer_id = id;
-    a.status = uint32_t(status);
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    if (wire::encode(a, buf, sizeof buf, &len) == DOCA_SUCCESS)
-        softcomch::transport::send_msg(conn->link_->socket_fd(), buf, len, nullptr, 0);
-}
-
-void comch_ctx::handle_announce(doca_comch_connection *conn,
-                                const softcomch::transport::wire::consumer_announce_msg &m,
-                                int *fds, size_t nfds)
-{
-    namespace wire = softcomch::transport::wire;
-    namespace shm = softcomch::transport::shm;
-    const bool shared = m.mechanism == uint32_t(shm::memory_mechanism::shared);
-    // Take ownership of every descriptor first, so each exits through one path.
-    softcomch::unique_fd chan_fd(nfds > 0 ? fds[0] : -1), event_fd(nfds > 1 ? fds[1] : -1),
-        mem_fd(nfds > 2 ? fds[2] : -1);
-    for (size_t i = 3; i < nfds; ++i)
-        ::close(fds[i]);
-    auto rc_ok = std::make_shared<softcomch::comch::remote_consumer>();
-    doca_error_t rc = nfds == (shared ? 3u : 2u) ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
-    if (rc == DOCA_SUCCESS)
-        rc = shm::fast_channel::attach(chan_fd.get(), m.channel_size, rc_ok->channel);
-    if (rc == DOCA_SUCCESS)
-        rc = rc_ok->queue.attach(rc_ok->channel);
-    if (rc == DOCA_SUCCESS) {
-        shm::memory_desc d{};
-        d.mechanism = m.mechanism;
-        d.pid = m.pid;
-        d.addr = m.addr;
-        d.len = m.len;
-        d.map_base = m.map_base;
-        d.map_size = m.map_size;
-        d.file_offset = m.file_offset;
-        rc = shm::map_peer(mem_fd.get(), d, rc_ok->memory);
-    }
-    if (rc != DOCA_SUCCESS) {
+    if (status != DOCA_SUCCESS) {
         SC_LOG_ERR("%s '%s': cannot reach the peer's consumer %u: %s", kind_name(), name_.c_str(),
-                   m.consumer_id, softcomch::error_name(rc));
-        send_ack(conn, m.consumer_id, rc);
+                   id, softcomch::error_name(status));
+        conn->link_->acknowledge(id, status);
         return;
     }
-    rc_ok->id = m.consumer_id;
-    rc_ok->imm_data_len = m.imm_data_len;
-    rc_ok->event = softcomch::event_fd(std::move(event_fd));
+    auto r = std::make_shared<softcomch::comch::remote_consumer>();
+    r->endpoint = std::move(consumer);
     {
         std::lock_guard<std::mutex> g(conn->fast_.mu);
-        conn->fast_.remote[m.consumer_id] = rc_ok;
+        conn->fast_.remote[id] = r;
     }
     // Both ways of saying yes: the shared word lets the consumer's own engine finish its start
     // (a program may progress only the consumer's engine while it waits for RUNNING, as
     // NVIDIA's dpu_gpu_remote_offload does); the message keeps the refusal path and old peers.
-    rc_ok->queue.accept();
-    send_ack(conn, m.consumer_id, DOCA_SUCCESS);
+    r->endpoint->accept();
+    conn->link_->acknowledge(id, DOCA_SUCCESS);
     pe()->flush_completions();
     if (new_consumer_cb_)
-        new_consumer_cb_(&consumer_event_, conn, m.consumer_id);
+        new_consumer_cb_(&consumer_event_, conn, id);
 }
 
 void comch_ctx::handle_expire(doca_comch_connection *conn, uint32_t id)
@@ -490,7 +427,9 @@ void comch_ctx::arm_connection(doca_comch_connection *conn, softcomch::core::arm
 {
     if (conn->state_ == doca_comch_connection::state::closed)
         return;
-    if (conn->socket_ready_ || conn->peer_gone_ || conn->peer_closed_ || !conn->link_->arm())
+    transport::link &l = *conn->link_;
+    if (l.slow_pending() || l.peer_gone() || conn->peer_closed_ ||
+        !transport::with_concrete(l, [](auto &link) noexcept { return link.arm(); }))
         r.busy = true;
     if (!conn->pending_.empty() && (r.timeout_ns == 0 || r.timeout_ns > k_pending_retry_ns))
         r.timeout_ns = k_pending_retry_ns;

@@ -14,8 +14,7 @@
 
 #include "core/ctx.hpp"
 #include "core/task.hpp"
-#include "transport/link.hpp"
-#include "transport/wire.hpp"
+#include "transport/transport.hpp"
 
 struct doca_dev;
 struct doca_comch_connection;
@@ -81,17 +80,15 @@ public:
     virtual bool owns(const doca_comch_connection *conn) const noexcept = 0;
 
 protected:
-    // Registers a new connection's descriptors with the engine.
+    // Registers a new connection's link with the engine.
     doca_error_t register_connection(doca_comch_connection *conn);
-    // Delivers received messages, flushes pending sends, notices peer death. Returns work done.
-    // Sets `ended` when the peer closed or died and the connection has been fully drained.
+    // Reads the link's slow channel (consumer announce/ack/expire, the peer's death), delivers
+    // received messages, flushes pending sends. Returns work done. Sets `ended` when the peer
+    // closed or died and the connection has been fully drained.
     unsigned service_connection(doca_comch_connection *conn, bool &ended);
     // Local close: after pending sends drained, sends the disconnect notice. Returns true when
     // the connection is closed (false: still draining).
     bool close_connection(doca_comch_connection *conn);
-    // Reads the connection's socket: fast-path messages (consumer announce/ack/expire) and the
-    // hang-up that means the peer is gone.
-    unsigned service_socket(doca_comch_connection *conn);
     // Adds one connection's answer to a notification request.
     void arm_connection(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
     // Closes at once: pending sends fail with `status`, descriptors are released.
@@ -111,12 +108,14 @@ protected:
     doca_comch_event_consumer consumer_event_{};
 
 private:
+    // What the link's slow channel reports, for one connection.
+    struct link_events;
+
     static void invoke_send(doca_task *t);
-    void handle_announce(doca_comch_connection *conn,
-                         const softcomch::transport::wire::consumer_announce_msg &m, int *fds,
-                         size_t nfds);
+    void handle_announce(doca_comch_connection *conn, uint32_t id,
+                         std::unique_ptr<softcomch::transport::remote_consumer> consumer,
+                         doca_error_t status);
     void handle_expire(doca_comch_connection *conn, uint32_t id);
-    void send_ack(doca_comch_connection *conn, uint32_t id, doca_error_t status) noexcept;
     // The connection ended: the peer's consumers expire, ours lose their peer.
     void end_fast_path(doca_comch_connection *conn) noexcept;
     // Writes one send into the ring (the caller completes the task); false if there is no room.

@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <memory>
 
-#include "common/intrusive_fifo.hpp"
 #include "comch/fastpath.hpp"
+#include "comch/watch.hpp"
+#include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
-#include "core/pe.hpp"
 #include "core/task.hpp"
-#include "transport/link.hpp"
+#include "transport/transport.hpp"
 
 namespace softcomch::comch {
 class comch_ctx;
@@ -39,10 +39,8 @@ struct doca_comch_connection {
     state state_ = state::open;
     union doca_data user_data_ {};
     softcomch::intrusive_fifo<doca_task> pending_; // submitted, waiting for space in the peer ring
-    bool peer_gone_ = false;   // liveness socket hung up (peer process died or closed)
-    bool peer_closed_ = false; // the peer sent its disconnect notice
-    bool events_registered_ = false;
-    softcomch::comch::fast_registry fast_; // producers/consumers on this connection
+    bool peer_closed_ = false;                     // the peer sent its disconnect notice
+    softcomch::comch::fast_registry fast_;         // producers/consumers on this connection
 
     struct counters {
         uint64_t sent_messages = 0;
@@ -53,16 +51,9 @@ struct doca_comch_connection {
     counters live_;
     counters snapshot_;
 
-    // Descriptor watchers (run inside the progress engine's slow path; they only record).
-    struct socket_watcher final : softcomch::core::fd_watcher {
-        doca_comch_connection *conn;
-        void on_ready(uint32_t events) override;
-    } socket_watcher_;
-    struct event_watcher final : softcomch::core::fd_watcher {
-        doca_comch_connection *conn;
-        void on_ready(uint32_t events) override;
-    } event_watcher_;
-    bool socket_ready_ = false;
+    // The link's handles in the engine's epoll set (declared after link_: removed before the
+    // link goes). The link records what they say (transport::link::slow_pending, peer_gone).
+    softcomch::comch::watch_set watch_;
 
     bool is_open() const noexcept { return state_ == state::open; }
 };

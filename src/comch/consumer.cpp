@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/consumer.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 
 #include "comch/comch_ctx.hpp"
@@ -15,10 +12,9 @@
 #include "core/buf.hpp"
 #include "core/device.hpp"
 #include "core/mmap.hpp"
-#include "transport/unix_socket.hpp"
+#include "transport/registry.hpp"
 
-namespace shm = softcomch::transport::shm;
-namespace wire = softcomch::transport::wire;
+namespace transport = softcomch::transport;
 
 namespace {
 // Completions turned into finished receive tasks per progress call.
@@ -126,24 +122,19 @@ doca_error_t doca_comch_consumer::do_start()
                    func, id_);
         return DOCA_ERROR_INVALID_VALUE;
     }
+    const transport::transport_ops &t = conn_->link_->ops();
     doca_error_t rc = DOCA_SUCCESS;
-    shared_ = softcomch::comch::share_mmap(mmap_, rc);
+    shared_ = softcomch::comch::share_mmap(mmap_, t, rc);
     if (!shared_)
         return rc;
-    shm::fast_channel_params params;
-    params.num_tasks = pool_.capacity();
-    params.imm_data_len = imm_data_len_;
-    params.consumer_id = id_;
-    if ((rc = shm::fast_channel::create(params, channel_)) != DOCA_SUCCESS ||
-        (rc = queue_.attach(channel_)) != DOCA_SUCCESS) {
+    const transport::consumer_params params{pool_.capacity(), imm_data_len_, id_};
+    if ((rc = t.make_consumer(params, endpoint_)) != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot create the channel of consumer %u: %s", func, id_,
                    softcomch::error_name(rc));
         shared_.reset();
         return DOCA_ERROR_INITIALIZATION;
     }
-    event_watcher_.ev = &event_;
-    if (softcomch::event_fd::create(event_) != DOCA_SUCCESS ||
-        pe()->watch(event_.fd(), &event_watcher_) != DOCA_SUCCESS) {
+    if (watch_.watch(pe(), *endpoint_) != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot create the wake-up descriptor of consumer %u", func, id_);
         release_transport();
         return DOCA_ERROR_INITIALIZATION;
@@ -156,27 +147,7 @@ doca_error_t doca_comch_consumer::do_start()
     ack_status_.store(-1, std::memory_order_relaxed);
     expired_sent_ = false;
 
-    const shm::memory_desc &d = shared_->exported.desc;
-    if (d.mechanism == uint32_t(shm::memory_mechanism::pvw) && conn_->link_->peer_pid() > 0)
-        shm::allow_peer_access(conn_->link_->peer_pid());
-    wire::consumer_announce_msg m;
-    m.consumer_id = id_;
-    m.imm_data_len = imm_data_len_;
-    m.channel_size = channel_.size();
-    m.mechanism = d.mechanism;
-    m.pid = d.pid;
-    m.addr = d.addr;
-    m.len = d.len;
-    m.map_base = d.map_base;
-    m.map_size = d.map_size;
-    m.file_offset = d.file_offset;
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    int fds[3] = {channel_.fd(), event_.fd(), shared_->exported.range.fd.get()};
-    size_t nfds = d.mechanism == uint32_t(shm::memory_mechanism::shared) ? 3 : 2;
-    rc = wire::encode(m, buf, sizeof buf, &len);
-    if (rc == DOCA_SUCCESS)
-        rc = softcomch::transport::send_msg(conn_->link_->socket_fd(), buf, len, fds, nfds);
+    rc = conn_->link_->announce(*endpoint_, *shared_->exported);
     if (rc != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot announce consumer %u to the peer: %s", func, id_,
                    softcomch::error_name(rc));
@@ -205,18 +176,13 @@ bool doca_comch_consumer::quiesce()
 
 void doca_comch_consumer::announce_expired() noexcept
 {
-    if (expired_sent_ || !queue_.attached())
+    if (expired_sent_ || !endpoint_)
         return;
     expired_sent_ = true;
-    queue_.expire();
+    transport::with_concrete(*endpoint_, [](auto &q) noexcept { q.expire(); });
     if (!conn_->link_ || peer_gone_.load(std::memory_order_acquire))
         return;
-    wire::consumer_expire_msg m;
-    m.consumer_id = id_;
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    if (wire::encode(m, buf, sizeof buf, &len) == DOCA_SUCCESS)
-        softcomch::transport::send_msg(conn_->link_->socket_fd(), buf, len, nullptr, 0);
+    conn_->link_->expire(id_);
 }
 
 void doca_comch_consumer::release_transport() noexcept
@@ -226,13 +192,8 @@ void doca_comch_consumer::release_transport() noexcept
         conn_->fast_.local.erase(id_);
         registered_ = false;
     }
-    if (event_) {
-        if (pe())
-            pe()->unwatch(event_.fd());
-        event_.reset();
-    }
-    queue_ = shm::fast_consumer();
-    channel_ = shm::fast_channel();
+    watch_.unwatch();
+    endpoint_.reset();
     shared_.reset(); // the last user restores private memory: the peer's access ends
 }
 
@@ -260,7 +221,9 @@ doca_error_t doca_comch_consumer::submit(doca_task *t)
     uint64_t cap = uint64_t(end - data);
     // The payload lands at the buffer's data pointer; the consumer addresses are what the
     // producer translates into its mapping of this memory.
-    doca_error_t rc = queue_.post(pool_.index_of(task), reinterpret_cast<uint64_t>(data), cap);
+    doca_error_t rc = transport::with_concrete(*endpoint_, [&](auto &q) noexcept {
+        return q.post(pool_.index_of(task), reinterpret_cast<uint64_t>(data), cap);
+    });
     if (rc != DOCA_SUCCESS) {
         if (rc != DOCA_ERROR_AGAIN)
             SC_LOG_ERR("doca_task_submit: cannot post the receive buffer: %s",
@@ -278,18 +241,18 @@ void doca_comch_consumer::free_task(doca_task *t)
     pool_.release(static_cast<doca_comch_consumer_task_post_recv *>(t));
 }
 
-unsigned doca_comch_consumer::drain_completions()
+template <class Endpoint> unsigned doca_comch_consumer::drain_completions(Endpoint &q)
 {
     unsigned n = 0;
     while (n < k_completion_budget) {
-        const shm::fast_completion *c = queue_.peek();
+        const auto *c = q.peek();
         if (!c)
             break;
         doca_comch_consumer_task_post_recv *task = pool_.at(c->task);
         if (!task || task->state_ != softcomch::core::task_state::submitted) {
             SC_LOG_ERR("consumer %u: the peer completed receive %u, which is not posted; ignored",
                        id_, c->task);
-            queue_.release();
+            q.release();
             continue;
         }
         doca_error_t st = doca_error_t(c->status);
@@ -301,7 +264,7 @@ unsigned doca_comch_consumer::drain_completions()
             task->imm_len_ = c->imm_len <= sizeof task->imm_ ? c->imm_len : 0;
             std::memcpy(task->imm_, c->imm, task->imm_len_);
         }
-        queue_.release();
+        q.release();
         --posted_;
         complete(task, st);
         ++n;
@@ -309,11 +272,11 @@ unsigned doca_comch_consumer::drain_completions()
     return n;
 }
 
-void doca_comch_consumer::flush_posted(doca_error_t status)
+template <class Endpoint> void doca_comch_consumer::flush_posted(Endpoint &q, doca_error_t status)
 {
     // Buffers no producer can take any more: reclaim them from the queue, then fail them.
-    shm::post_entry e;
-    while (queue_.attached() && queue_.revoke(&e)) {
+    typename Endpoint::posted e;
+    while (q.revoke(&e)) {
         doca_comch_consumer_task_post_recv *task = pool_.at(e.task);
         if (task && task->state_ == softcomch::core::task_state::submitted) {
             --posted_;
@@ -339,7 +302,8 @@ unsigned doca_comch_consumer::poll()
         return 0;
     case DOCA_CTX_STATE_STARTING: {
         int st = ack_status_.load(std::memory_order_acquire);
-        if (st < 0 && queue_.attached() && queue_.accepted())
+        if (st < 0 && endpoint_ &&
+            transport::with_concrete(*endpoint_, [](auto &q) noexcept { return q.accepted(); }))
             st = 0; // accepted through the channel: no need to wait for the connection's engine
         if (st < 0 && !peer_gone_.load(std::memory_order_acquire))
             return 0;
@@ -355,26 +319,29 @@ unsigned doca_comch_consumer::poll()
         set_state(DOCA_CTX_STATE_IDLE); // may destroy this consumer: return at once
         return 1;
     }
-    case DOCA_CTX_STATE_RUNNING: {
-        unsigned work = drain_completions();
-        if (queue_.corrupted() && !peer_gone_.load(std::memory_order_acquire)) {
-            // The peer published an impossible completion: nothing it writes can be trusted.
-            SC_LOG_ERR("consumer %u: the peer corrupted the channel; its receives fail", id_);
-            peer_gone();
-        }
-        if (peer_gone_.load(std::memory_order_acquire) && posted_)
-            flush_posted(DOCA_ERROR_CONNECTION_ABORTED);
-        return work;
-    }
+    case DOCA_CTX_STATE_RUNNING:
+        return transport::with_concrete(*endpoint_, [this](auto &q) {
+            unsigned work = drain_completions(q);
+            if (q.corrupted() && !peer_gone_.load(std::memory_order_acquire)) {
+                // The peer published an impossible completion: nothing it writes can be trusted.
+                SC_LOG_ERR("consumer %u: the peer corrupted the channel; its receives fail", id_);
+                peer_gone();
+            }
+            if (peer_gone_.load(std::memory_order_acquire) && posted_)
+                flush_posted(q, DOCA_ERROR_CONNECTION_ABORTED);
+            return work;
+        });
     case DOCA_CTX_STATE_STOPPING:
         break;
     }
     unsigned work = 0;
-    if (queue_.attached()) {
-        work += drain_completions();
-        if (queue_.corrupted())
-            peer_gone(); // stop must not wait for completions a corrupt peer will never send
-        flush_posted(DOCA_ERROR_SHUTDOWN);
+    if (endpoint_) {
+        transport::with_concrete(*endpoint_, [&](auto &q) {
+            work += drain_completions(q);
+            if (q.corrupted())
+                peer_gone(); // stop must not wait for completions a corrupt peer will never send
+            flush_posted(q, DOCA_ERROR_SHUTDOWN);
+        });
     }
     if (posted_ == 0) {
         release_transport();
@@ -391,7 +358,9 @@ softcomch::core::arm_result doca_comch_consumer::try_arm()
         r.timeout_ns = 1'000'000; // the peer's acceptance is a shared word: look again in 1 ms
         return r;
     }
-    if (state() == DOCA_CTX_STATE_STOPPING || (queue_.attached() && !queue_.arm()))
+    if (state() == DOCA_CTX_STATE_STOPPING ||
+        (endpoint_ &&
+         !transport::with_concrete(*endpoint_, [](auto &q) noexcept { return q.arm(); })))
         r.busy = true;
     return r;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The fast path's receive side (struct doca_comch_consumer). It posts receive buffers into a
-// shared channel; the peer's producers copy payloads straight into them (its memory is shared
-// with the peer process) and publish completions, which this context's progress turns into
-// completed post-receive tasks.
+// The fast path's receive side (struct doca_comch_consumer). It posts receive buffers into its
+// channel (transport::consumer_endpoint); the peer's producers copy payloads straight into them
+// (its memory is exported to the peer) and publish completions, which this context's progress
+// turns into completed post-receive tasks.
 #pragma once
 
 #include <doca_comch_consumer.h>
@@ -12,12 +12,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "common/event_fd.hpp"
-#include "common/unique_fd.hpp"
+#include "comch/watch.hpp"
 #include "core/ctx.hpp"
-#include "core/pe.hpp"
 #include "core/task.hpp"
-#include "transport/shm/fast_channel.hpp"
+#include "transport/transport.hpp"
 
 struct doca_comch_connection;
 struct doca_mmap;
@@ -74,8 +72,9 @@ protected:
 
 private:
     static void invoke(doca_task *t);
-    unsigned drain_completions();
-    void flush_posted(doca_error_t status);
+    // The data path, instantiated for the endpoint's concrete class (transport/registry.hpp).
+    template <class Endpoint> unsigned drain_completions(Endpoint &q);
+    template <class Endpoint> void flush_posted(Endpoint &q, doca_error_t status);
     void announce_expired() noexcept;
     void release_transport() noexcept;
 
@@ -87,18 +86,13 @@ private:
     doca_comch_consumer_task_post_recv_completion_cb_t err_cb_ = nullptr;
     softcomch::core::task_pool<doca_comch_consumer_task_post_recv> pool_;
 
-    softcomch::transport::shm::fast_channel channel_; // the channel's memory (we created it)
-    softcomch::transport::shm::fast_consumer queue_;  // our side of it
-    softcomch::event_fd event_; // producers signal it to wake this consumer's engine
+    // Our end of the channel; producers signal its handle to wake this consumer's engine.
+    std::unique_ptr<softcomch::transport::consumer_endpoint> endpoint_;
+    softcomch::comch::watch_set watch_; // the endpoint's handle in our engine's epoll set
     std::shared_ptr<softcomch::comch::shared_mmap> shared_;
     std::atomic<int> ack_status_{-1};
     std::atomic<bool> peer_gone_{false};
     uint32_t posted_ = 0; // submitted and not yet completed
     bool registered_ = false;
     bool expired_sent_ = false;
-
-    struct event_watcher final : softcomch::core::fd_watcher {
-        softcomch::event_fd *ev = nullptr;
-        void on_ready(uint32_t) override { ev->drain(); }
-    } event_watcher_;
 };

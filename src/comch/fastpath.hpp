@@ -13,10 +13,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "common/event_fd.hpp"
-#include "transport/shm/fast_channel.hpp"
-#include "transport/shm/shared_memory.hpp"
-#include "transport/wire.hpp"
+#include "transport/transport.hpp"
 
 struct doca_comch_consumer;
 
@@ -24,16 +21,8 @@ namespace softcomch::comch {
 
 // A consumer of the peer, reachable by this side's producers.
 struct remote_consumer {
-    uint32_t id = 0;
-    uint32_t imm_data_len = 0;
-    softcomch::transport::shm::fast_channel channel; // our mapping of its channel
-    softcomch::transport::shm::fast_producer queue;  // the producer side of that channel
-    softcomch::transport::shm::peer_mapping memory;  // where its buffers are, and how to write them
-    softcomch::event_fd event;                       // signalled to wake the consumer
-    std::atomic<bool> expired{false};                // set when its CONSUMER_EXPIRE arrived
-
-    // Wakes the consumer's progress engine (it armed its notifications).
-    void wake() const noexcept;
+    std::unique_ptr<softcomch::transport::remote_consumer> endpoint; // the transport's way to it
+    std::atomic<bool> expired{false}; // set when its expiry arrived (link_handler)
 };
 
 struct fast_registry {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comch/producer.hpp"
 
-#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
@@ -12,8 +12,9 @@
 #include "core/buf.hpp"
 #include "core/device.hpp"
 #include "core/mmap.hpp"
+#include "transport/registry.hpp"
 
-namespace shm = softcomch::transport::shm;
+namespace transport = softcomch::transport;
 
 namespace {
 // Attempts to publish a completion whose slot the consumer has not released yet (each attempt
@@ -113,12 +114,12 @@ doca_error_t doca_comch_producer::do_start()
         SC_LOG_ERR("doca_ctx_start: the producer's connection is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
-    if (shm::copy_plan_from_env(&copy_) != DOCA_SUCCESS) {
-        SC_LOG_ERR("doca_ctx_start: %s is not one of auto, cached, streaming", shm::k_copy_env);
+    std::string why;
+    if (conn_->link_->ops().make_write_plan(plan_, why) != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_ctx_start: %s", why.c_str());
         return DOCA_ERROR_BAD_CONFIG;
     }
-    SC_LOG_DBG("producer %u: copy policy %s, cache budget %lu bytes", id_,
-               shm::copy_policy_name(copy_.policy), (unsigned long)copy_.cache_budget);
+    SC_LOG_DBG("producer %u: %s", id_, plan_->describe().c_str());
     return DOCA_SUCCESS; // nothing to negotiate: a producer is RUNNING at once, as on hardware
 }
 
@@ -147,22 +148,31 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
 {
     auto *task = static_cast<doca_comch_producer_task_send *>(t);
     softcomch::comch::remote_consumer *rc = lookup(task->consumer_id_);
-    if (!rc || rc->expired.load(std::memory_order_acquire) || rc->queue.expired()) {
+    if (!rc || rc->expired.load(std::memory_order_acquire) ||
+        transport::with_concrete(*rc->endpoint,
+                                 [](const auto &r) noexcept { return r.expired(); })) {
         SC_LOG_ERR(
             "doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
             "expired)",
             task->consumer_id_);
         return DOCA_ERROR_NOT_FOUND;
     }
-    if (task->imm_len_ > rc->imm_data_len) {
+    if (task->imm_len_ > rc->endpoint->imm_data_len()) {
         SC_LOG_ERR("doca_task_submit: %u bytes of immediate data, but consumer %u accepts %u "
                    "(doca_comch_consumer_set_imm_data_len)",
-                   task->imm_len_, task->consumer_id_, rc->imm_data_len);
+                   task->imm_len_, task->consumer_id_, rc->endpoint->imm_data_len());
         return DOCA_ERROR_INVALID_VALUE;
     }
+    return transport::with_concrete(*rc->endpoint, [&](const auto &r) { return send_to(task, r); });
+}
+
+template <class Remote>
+doca_error_t doca_comch_producer::send_to(doca_comch_producer_task_send *task, const Remote &r)
+{
+    doca_task *t = task;
     const uint64_t len = task->buf_->data_len();
-    shm::post_entry entry;
-    doca_error_t claim = rc->queue.try_claim(len, &entry);
+    typename Remote::posted entry;
+    doca_error_t claim = r.try_claim(len, &entry);
     switch (claim) {
     case DOCA_SUCCESS:
         break;
@@ -185,7 +195,7 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
     }
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
-    shm::fast_completion c{};
+    typename Remote::completion c{};
     c.task = entry.task;
     c.producer_id = id_;
     c.imm_len = task->imm_len_;
@@ -193,14 +203,8 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
         std::memcpy(c.imm, task->imm_, task->imm_len_);
     doca_error_t st = DOCA_SUCCESS;
     if (len) {
-        // The one copy: straight into the consumer's posted buffer. A stream of such sends
-        // writes this many bytes into each of the consumer's (at most num_tasks) posted
-        // buffers, all within its registered memory.
-        const shm::peer_target &target = rc->memory.target();
-        const uint64_t rotating =
-            std::min<uint64_t>(target.len, uint64_t(rc->queue.num_tasks()) * len);
-        st = shm::copy_to_peer(target, entry.addr, task->buf_->data(), len,
-                               copy_.streams(len, rotating));
+        // The one copy: straight into the consumer's posted buffer.
+        st = r.write(entry, task->buf_->data(), len, *plan_);
         if (st != DOCA_SUCCESS)
             SC_LOG_ERR("producer %u: writing %lu bytes into consumer %u failed: %s", id_,
                        (unsigned long)len, task->consumer_id_, softcomch::error_name(st));
@@ -212,13 +216,13 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
     // release; never for long. A consumer that never frees it is broken or gone: bounded wait.
     doca_error_t pub = DOCA_ERROR_AGAIN;
     for (uint32_t spins = 0; spins < k_complete_spins && pub == DOCA_ERROR_AGAIN; ++spins)
-        pub = rc->queue.complete(c, &wake);
+        pub = r.complete(c, &wake);
     if (pub != DOCA_SUCCESS) {
         SC_LOG_ERR("producer %u: consumer %u does not take completions (%s); the send fails", id_,
                    task->consumer_id_, softcomch::error_name(pub));
         st = DOCA_ERROR_CONNECTION_ABORTED;
     } else if (wake) {
-        rc->wake();
+        r.wake();
     }
     complete(t, st);
     return DOCA_SUCCESS;

@@ -12,7 +12,7 @@
 
 #include "core/ctx.hpp"
 #include "core/task.hpp"
-#include "transport/shm/shared_memory.hpp"
+#include "transport/transport.hpp"
 
 struct doca_comch_connection;
 struct doca_buf;
@@ -56,13 +56,17 @@ protected:
 private:
     static void invoke(doca_task *t);
     softcomch::comch::remote_consumer *lookup(uint32_t consumer_id);
+    // The send once the consumer is known, instantiated for its concrete class
+    // (transport/registry.hpp).
+    template <class Remote>
+    doca_error_t send_to(doca_comch_producer_task_send *task, const Remote &r);
 
     doca_comch_connection *conn_;
     uint32_t id_;
     doca_comch_producer_task_send_completion_cb_t ok_cb_ = nullptr;
     doca_comch_producer_task_send_completion_cb_t err_cb_ = nullptr;
     softcomch::core::task_pool<doca_comch_producer_task_send> pool_;
-    softcomch::transport::shm::copy_plan copy_; // resolved at start (SOFTCOMCH_COPY)
+    std::unique_ptr<softcomch::transport::write_plan> plan_; // resolved at start
     // One-entry cache: a producer usually streams to one consumer.
     uint32_t cached_id_ = 0;
     uint64_t cached_generation_ = 0;

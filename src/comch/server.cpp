@@ -4,13 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <system_error>
+#include <string>
 
 #include "common/clock.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
-#include "transport/fabric.hpp"
+#include "transport/transport.hpp"
 
 using softcomch::comch::comch_ctx;
 namespace transport = softcomch::transport;
@@ -27,6 +27,7 @@ constexpr unsigned k_handshakes_per_poll = 16;
 doca_comch_server::doca_comch_server(doca_dev *dev, doca_dev_rep *rep, std::string name)
     : comch_ctx("comch server", dev, std::move(name)), rep_(rep)
 {
+    listen_watch_.ready = false; // nothing to accept before the first start
     rep_->hold();
 }
 
@@ -75,6 +76,12 @@ doca_error_t doca_comch_server::do_start()
             "comch server '%s': started without a receive callback; received messages are dropped",
             name_.c_str());
     connections_.clear(); // all closed: the server was IDLE
+    const transport::transport_ops *t = nullptr;
+    std::string why;
+    if (doca_error_t rc = transport::select_transport(t, why); rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': %s", name_.c_str(), why.c_str());
+        return rc;
+    }
     transport::endpoint_info info;
     info.key.bluefield = dev_->info()->bluefield_id();
     info.key.host_function = rep_->info()->pci_addr();
@@ -84,16 +91,8 @@ doca_error_t doca_comch_server::do_start()
     info.representor = rep_->info()->name();
     info.max_msg_size = max_msg_size_;
     info.recv_queue_size = recv_queue_size_;
-    std::string fabric = transport::fabric_name();
-    try {
-        std::string dir = transport::fabric_dir(fabric);
-        info.socket_path = transport::endpoint_socket_path(dir, info.key);
-    } catch (const std::system_error &e) {
-        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot use fabric '%s': %s", name_.c_str(),
-                   fabric.c_str(), e.what());
-        return DOCA_ERROR_INITIALIZATION;
-    }
-    doca_error_t rc = transport::listener::open(info, listener_);
+    const std::string fabric = transport::fabric_name();
+    doca_error_t rc = t->listen(info, listener_, why);
     if (rc == DOCA_ERROR_ALREADY_EXIST) {
         SC_LOG_ERR("doca_ctx_start: comch server '%s': another live server already uses this name "
                    "for host function %s "
@@ -102,16 +101,15 @@ doca_error_t doca_comch_server::do_start()
         return rc;
     }
     if (rc != DOCA_SUCCESS) {
-        SC_LOG_ERR("doca_ctx_start: comch server '%s': cannot listen at %s: %s", name_.c_str(),
-                   info.socket_path.c_str(), softcomch::error_name(rc));
+        SC_LOG_ERR("doca_ctx_start: comch server '%s': %s", name_.c_str(), why.c_str());
         return DOCA_ERROR_INITIALIZATION;
     }
-    rc = pe()->watch(listener_->fd(), &listen_watcher_);
+    rc = listen_watch_.watch(pe(), *listener_);
     if (rc != DOCA_SUCCESS) {
         listener_.reset();
         return DOCA_ERROR_INITIALIZATION;
     }
-    listen_watcher_.ready = true;
+    listen_watch_.ready = true;
     SC_LOG_INFO("comch server '%s' listening for host function %s via representor %s (fabric '%s')",
                 name_.c_str(), info.key.host_function.c_str(), info.representor.c_str(),
                 fabric.c_str());
@@ -122,11 +120,11 @@ void doca_comch_server::do_stop()
 {
     // Stop accepting at once; the open connections drain and close from poll.
     if (listener_) {
-        pe()->unwatch(listener_->fd());
+        listen_watch_.unwatch();
         listener_.reset();
     }
     for (auto &h : handshakes_) {
-        pe()->unwatch(h->pending->fd());
+        h->watch.unwatch();
         h->pending->reject(DOCA_ERROR_SHUTDOWN, "the server is stopping");
     }
     handshakes_.clear();
@@ -137,12 +135,12 @@ void doca_comch_server::do_stop()
 
 unsigned doca_comch_server::accept_new()
 {
-    if (!listener_ || !listen_watcher_.ready)
+    if (!listener_ || !listen_watch_.ready)
         return 0;
-    listen_watcher_.ready = false;
+    listen_watch_.ready = false;
     unsigned n = 0;
     for (;;) {
-        std::unique_ptr<transport::pending_link> p;
+        std::unique_ptr<transport::pending> p;
         doca_error_t rc = listener_->accept(p);
         if (rc == DOCA_ERROR_AGAIN)
             break;
@@ -154,7 +152,7 @@ unsigned doca_comch_server::accept_new()
         auto h = std::make_unique<handshake>();
         h->pending = std::move(p);
         h->deadline_ns = softcomch::now_ns() + k_handshake_timeout_ns;
-        if (pe()->watch(h->pending->fd(), h.get()) != DOCA_SUCCESS)
+        if (h->watch.watch(pe(), *h->pending) != DOCA_SUCCESS)
             continue;
         handshakes_.push_back(std::move(h));
         ++n;
@@ -169,7 +167,7 @@ unsigned doca_comch_server::service_handshakes()
     uint64_t now = 0;
     for (size_t i = 0; i < handshakes_.size() && done < k_handshakes_per_poll;) {
         handshake &h = *handshakes_[i];
-        if (!h.ready) {
+        if (!h.watch.ready) {
             if (!now)
                 now = softcomch::now_ns();
             if (now < h.deadline_ns) {
@@ -179,8 +177,8 @@ unsigned doca_comch_server::service_handshakes()
             SC_LOG_WARN("comch server '%s': dropped a client that sent no handshake in time",
                         name_.c_str());
         }
-        h.ready = false;
-        transport::pending_link::hello_info hello;
+        h.watch.ready = false;
+        transport::hello_info hello;
         doca_error_t rc = h.pending->read_hello(hello);
         if (rc == DOCA_ERROR_AGAIN) {
             ++i;
@@ -208,7 +206,7 @@ unsigned doca_comch_server::service_handshakes()
         } else {
             // The accepted socket becomes the connection's liveness channel: hand its epoll
             // registration over from the handshake watcher to the connection's.
-            pe()->unwatch(h.pending->fd());
+            h.watch.unwatch();
             transport::link_params mine{max_msg_size_, recv_queue_size_};
             std::unique_ptr<transport::link> l;
             rc = h.pending->accept(mine, hello, next_connection_id_++, l);
@@ -222,8 +220,7 @@ unsigned doca_comch_server::service_handshakes()
                     name_.c_str(), hello.pid, softcomch::error_name(rc));
             }
         }
-        if (h.pending)
-            pe()->unwatch(h.pending->fd()); // harmless if already removed
+        h.watch.unwatch(); // harmless if already removed
         handshakes_.erase(handshakes_.begin() + long(i));
         ++work;
         ++done;
@@ -286,10 +283,10 @@ unsigned doca_comch_server::poll()
 softcomch::core::arm_result doca_comch_server::try_arm()
 {
     softcomch::core::arm_result r;
-    if (listen_watcher_.ready)
+    if (listen_watch_.ready)
         r.busy = true;
     for (auto &h : handshakes_)
-        if (h->ready)
+        if (h->watch.ready)
             r.busy = true;
     for (auto &c : connections_)
         arm_connection(c.get(), r);
@@ -332,12 +329,9 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
 
 void doca_comch_server::release_all() noexcept
 {
-    if (pe()) {
-        if (listener_)
-            pe()->unwatch(listener_->fd());
-        for (auto &h : handshakes_)
-            pe()->unwatch(h->pending->fd());
-    }
+    listen_watch_.unwatch();
+    for (auto &h : handshakes_)
+        h->watch.unwatch();
     listener_.reset();
     handshakes_.clear();
     for (auto &c : connections_)

@@ -6,8 +6,8 @@
 
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
-#include "core/pe.hpp"
-#include "transport/link.hpp"
+#include "comch/watch.hpp"
+#include "transport/transport.hpp"
 
 struct doca_dev_rep;
 
@@ -45,16 +45,12 @@ private:
     doca_comch_event_connection_status_changed conn_event_{};
 
     std::unique_ptr<softcomch::transport::listener> listener_;
-    struct listen_watcher final : softcomch::core::fd_watcher {
-        bool ready = false;
-        void on_ready(uint32_t) override { ready = true; }
-    } listen_watcher_;
+    softcomch::comch::watch_set listen_watch_; // `ready`: a client may be waiting
 
-    struct handshake final : softcomch::core::fd_watcher {
-        std::unique_ptr<softcomch::transport::pending_link> pending;
+    struct handshake {
+        std::unique_ptr<softcomch::transport::pending> pending;
+        softcomch::comch::watch_set watch; // `ready` starts set: try once right after accept
         uint64_t deadline_ns = 0;
-        bool ready = true; // try once right after accept
-        void on_ready(uint32_t) override { ready = true; }
     };
     std::vector<std::unique_ptr<handshake>> handshakes_;
     // Connections, open ones and closed ones kept until IDLE (stale handles stay detectable).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "transport/link.hpp"
+#include "transport/shm/link.hpp"
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,10 +12,11 @@
 
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "transport/shm/shm.hpp"
 #include "transport/unix_socket.hpp"
 #include "transport/wire.hpp"
 
-namespace softcomch::transport {
+namespace softcomch::transport::shm {
 
 namespace {
 
@@ -29,18 +31,35 @@ void close_fds(int *fds, size_t n) noexcept
 
 // ---- link ----
 
+link::link() : transport::link(traits::ops()) {}
+
 link::~link() = default;
+
+size_t link::handles(watch_handle (&out)[k_max_handles]) const noexcept
+{
+    // EPOLLIN | EPOLLRDHUP on the socket: after the handshake it carries the slow channel's
+    // messages, and its hang-up means the peer is gone.
+    out[0] = watch_handle{sock_.get(), EPOLLIN | EPOLLRDHUP};
+    out[1] = watch_handle{my_event_.fd(), EPOLLIN};
+    return 2;
+}
+
+void link::on_ready(size_t index, uint32_t events) noexcept
+{
+    if (index == 1) {
+        (void)my_event_.drain();
+        return;
+    }
+    slow_pending_ = true;
+    if (events & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))
+        peer_gone_ = true;
+}
 
 void link::wake_peer() noexcept
 {
     // A failure leaves nothing to do here: a peer whose descriptor broke is noticed dead on its
     // socket.
     (void)peer_event_.signal();
-}
-
-void link::drain_event() noexcept
-{
-    (void)my_event_.drain();
 }
 
 bool link::peer_alive() noexcept
@@ -54,9 +73,135 @@ bool link::peer_alive() noexcept
     return true;
 }
 
+// ---- the slow channel: consumer announce / ack / expire ----
+
+unsigned link::service(link_handler &h)
+{
+    if (!slow_pending_)
+        return 0;
+    slow_pending_ = false;
+    unsigned work = 0;
+    for (;;) {
+        uint8_t buf[wire::k_max_message_size];
+        size_t len = 0;
+        int fds[k_max_msg_fds];
+        size_t nfds = 0;
+        doca_error_t rc = recv_msg(sock_.get(), buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+        if (rc == DOCA_ERROR_AGAIN)
+            break;
+        if (rc != DOCA_SUCCESS) {
+            // EOF or reset: the peer process closed its end (exit, crash, or close).
+            peer_gone_ = true;
+            break;
+        }
+        ++work;
+        wire::message m;
+        rc = wire::decode_any(buf, len, &m);
+        if (rc == DOCA_SUCCESS && std::holds_alternative<wire::consumer_announce_msg>(m)) {
+            receive_announce(h, std::get<wire::consumer_announce_msg>(m), fds, nfds);
+            continue;
+        }
+        close_fds(fds, nfds);
+        if (rc != DOCA_SUCCESS)
+            h.message_dropped(rc);
+        else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m))
+            h.consumer_acknowledged(ack->consumer_id, doca_error_t(ack->status));
+        else if (auto *exp = std::get_if<wire::consumer_expire_msg>(&m))
+            h.consumer_expired(exp->consumer_id);
+        else
+            h.message_dropped(DOCA_SUCCESS); // a handshake message on an established link
+    }
+    return work;
+}
+
+void link::receive_announce(link_handler &h, const wire::consumer_announce_msg &m, int *fds,
+                            size_t nfds)
+{
+    const bool shared = m.mechanism == uint32_t(memory_mechanism::shared);
+    // Take ownership of every descriptor first, so each exits through one path.
+    unique_fd chan_fd(nfds > 0 ? fds[0] : -1), event_fd(nfds > 1 ? fds[1] : -1),
+        mem_fd(nfds > 2 ? fds[2] : -1);
+    for (size_t i = 3; i < nfds; ++i)
+        ::close(fds[i]);
+    std::unique_ptr<transport::remote_consumer> r;
+    doca_error_t rc = nfds == (shared ? 3u : 2u) ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+    if (rc == DOCA_SUCCESS) {
+        memory_desc d{};
+        d.mechanism = m.mechanism;
+        d.pid = m.pid;
+        d.addr = m.addr;
+        d.len = m.len;
+        d.map_base = m.map_base;
+        d.map_size = m.map_size;
+        d.file_offset = m.file_offset;
+        rc = remote_consumer::attach(m.consumer_id, m.imm_data_len, chan_fd.get(), m.channel_size,
+                                     mem_fd.get(), d, softcomch::event_fd(std::move(event_fd)), r);
+    }
+    h.consumer_announced(m.consumer_id, std::move(r), rc);
+}
+
+doca_error_t link::announce(const transport::consumer_endpoint &c,
+                            const transport::memory_export &memory) noexcept
+{
+    // Objects of another transport cannot travel on this link.
+    if (&c.ops() != &ops() || &memory.ops() != &ops())
+        return DOCA_ERROR_INVALID_VALUE;
+    const auto &ep = static_cast<const consumer_endpoint &>(c);
+    const exported_memory &exp = static_cast<const memory_export &>(memory).exported();
+    const memory_desc &d = exp.desc;
+    if (d.mechanism == uint32_t(memory_mechanism::pvw) && peer_pid_ > 0)
+        allow_peer_access(peer_pid_);
+    wire::consumer_announce_msg m;
+    m.consumer_id = ep.params().consumer_id;
+    m.imm_data_len = ep.params().imm_data_len;
+    m.channel_size = ep.channel().size();
+    m.mechanism = d.mechanism;
+    m.pid = d.pid;
+    m.addr = d.addr;
+    m.len = d.len;
+    m.map_base = d.map_base;
+    m.map_size = d.map_size;
+    m.file_offset = d.file_offset;
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    int fds[3] = {ep.channel().fd(), ep.event_handle(), exp.range.fd.get()};
+    size_t nfds = d.mechanism == uint32_t(memory_mechanism::shared) ? 3 : 2;
+    doca_error_t rc = wire::encode(m, buf, sizeof buf, &len);
+    if (rc == DOCA_SUCCESS)
+        rc = send_msg(sock_.get(), buf, len, fds, nfds);
+    return rc;
+}
+
+void link::acknowledge(uint32_t consumer_id, doca_error_t status) noexcept
+{
+    wire::consumer_ack_msg a;
+    a.consumer_id = consumer_id;
+    a.status = uint32_t(status);
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    if (wire::encode(a, buf, sizeof buf, &len) == DOCA_SUCCESS)
+        send_msg(sock_.get(), buf, len, nullptr, 0);
+}
+
+void link::expire(uint32_t consumer_id) noexcept
+{
+    wire::consumer_expire_msg m;
+    m.consumer_id = consumer_id;
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    if (wire::encode(m, buf, sizeof buf, &len) == DOCA_SUCCESS)
+        send_msg(sock_.get(), buf, len, nullptr, 0);
+}
+
 // ---- server side ----
 
-doca_error_t pending_link::read_hello(hello_info &hello)
+size_t pending::handles(watch_handle (&out)[k_max_handles]) const noexcept
+{
+    out[0] = watch_handle{sock_.get(), EPOLLIN};
+    return 1;
+}
+
+doca_error_t pending::read_hello(hello_info &hello)
 {
     uint8_t buf[wire::k_max_message_size];
     size_t len = 0;
@@ -86,7 +231,7 @@ doca_error_t pending_link::read_hello(hello_info &hello)
     return DOCA_SUCCESS;
 }
 
-void pending_link::reject(doca_error_t reason, const std::string &text) noexcept
+void pending::reject(doca_error_t reason, const std::string &text) noexcept
 {
     wire::reject_msg m;
     m.reason = reason;
@@ -97,18 +242,18 @@ void pending_link::reject(doca_error_t reason, const std::string &text) noexcept
         send_msg(sock_.get(), buf, len, nullptr, 0);
 }
 
-doca_error_t pending_link::accept(const link_params &mine, const hello_info &hello, uint64_t id,
-                                  std::unique_ptr<link> &out)
+doca_error_t pending::accept(const link_params &mine, const hello_info &hello, uint64_t id,
+                             std::unique_ptr<transport::link> &out)
 {
     const uint32_t max_msg = std::min(mine.max_msg_size, hello.params.max_msg_size);
-    shm::segment_params sp;
+    segment_params sp;
     // The server consumes client->server: that ring is sized by the server's receive queue.
-    sp.rings[shm::c2s] = shm::ring_layout::params_for(mine.recv_queue_size, max_msg);
-    sp.rings[shm::s2c] = shm::ring_layout::params_for(hello.params.recv_queue_size, max_msg);
+    sp.rings[c2s] = ring_layout::params_for(mine.recv_queue_size, max_msg);
+    sp.rings[s2c] = ring_layout::params_for(hello.params.recv_queue_size, max_msg);
     sp.generation = id;
 
     std::unique_ptr<link> l(new link());
-    doca_error_t rc = shm::segment::create(sp, l->segment_);
+    doca_error_t rc = segment::create(sp, l->segment_);
     if (rc != DOCA_SUCCESS) {
         reject(rc, "the server could not create the shared-memory segment");
         return rc;
@@ -117,18 +262,18 @@ doca_error_t pending_link::accept(const link_params &mine, const hello_info &hel
         reject(rc, "the server could not create an eventfd");
         return rc;
     }
-    if ((rc = l->segment_.producer(shm::s2c, l->tx_)) != DOCA_SUCCESS ||
-        (rc = l->segment_.consumer(shm::c2s, l->rx_)) != DOCA_SUCCESS)
+    if ((rc = l->segment_.producer(s2c, l->tx_)) != DOCA_SUCCESS ||
+        (rc = l->segment_.consumer(c2s, l->rx_)) != DOCA_SUCCESS)
         return rc;
 
     wire::accept_msg m;
     m.max_msg_size = max_msg;
     m.connection_id = id;
-    m.c2s_capacity = sp.rings[shm::c2s].capacity;
-    m.s2c_capacity = sp.rings[shm::s2c].capacity;
-    m.c2s_limit = sp.rings[shm::c2s].limit;
-    m.s2c_limit = sp.rings[shm::s2c].limit;
-    m.max_record = sp.rings[shm::c2s].max_record;
+    m.c2s_capacity = sp.rings[c2s].capacity;
+    m.s2c_capacity = sp.rings[s2c].capacity;
+    m.c2s_limit = sp.rings[c2s].limit;
+    m.s2c_limit = sp.rings[s2c].limit;
+    m.max_record = sp.rings[c2s].max_record;
     m.segment_size = l->segment_.size();
     uint8_t buf[wire::k_max_message_size];
     size_t len = 0;
@@ -166,19 +311,25 @@ doca_error_t listener::open(const endpoint_info &info, std::unique_ptr<listener>
     return DOCA_SUCCESS;
 }
 
+size_t listener::handles(watch_handle (&out)[k_max_handles]) const noexcept
+{
+    out[0] = watch_handle{sock_.get(), EPOLLIN};
+    return 1;
+}
+
 listener::~listener()
 {
     if (sock_)
         remove_endpoint(info_);
 }
 
-doca_error_t listener::accept(std::unique_ptr<pending_link> &out)
+doca_error_t listener::accept(std::unique_ptr<transport::pending> &out)
 {
     unique_fd s;
     doca_error_t rc = accept_from(sock_.get(), s);
     if (rc != DOCA_SUCCESS)
         return rc;
-    out = std::make_unique<pending_link>(std::move(s));
+    out = std::make_unique<pending>(std::move(s));
     return DOCA_SUCCESS;
 }
 
@@ -188,6 +339,14 @@ connector::connector(std::string fabric_dir, endpoint_key key, link_params param
     : dir_(std::move(fabric_dir)), key_(std::move(key)), params_(params), pid_(pid)
 {}
 
+size_t connector::handles(watch_handle (&out)[k_max_handles]) const noexcept
+{
+    if (!sock_)
+        return 0;
+    out[0] = watch_handle{sock_.get(), EPOLLIN};
+    return 1;
+}
+
 void connector::reset() noexcept
 {
     sock_.reset();
@@ -195,7 +354,7 @@ void connector::reset() noexcept
     hello_sent_ = false;
 }
 
-connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
+connector::result connector::step(std::unique_ptr<transport::link> &out, std::string &why)
 {
     if (!sock_) {
         doca_error_t rc = connect_to(endpoint_socket_path(dir_, key_), sock_);
@@ -274,11 +433,11 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
     std::unique_ptr<link> l(new link());
     unique_fd seg_fd(fds[0]);
     l->peer_event_ = softcomch::event_fd(unique_fd(fds[1]));
-    rc = shm::segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
+    rc = segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
     if (rc == DOCA_SUCCESS)
-        rc = l->segment_.producer(shm::c2s, l->tx_);
+        rc = l->segment_.producer(c2s, l->tx_);
     if (rc == DOCA_SUCCESS)
-        rc = l->segment_.consumer(shm::s2c, l->rx_);
+        rc = l->segment_.consumer(s2c, l->rx_);
     if (rc == DOCA_SUCCESS &&
         (l->tx_.capacity() != acc->c2s_capacity || l->rx_.capacity() != acc->s2c_capacity))
         rc = DOCA_ERROR_INVALID_VALUE;
@@ -300,4 +459,4 @@ connector::result connector::step(std::unique_ptr<link> &out, std::string &why)
     return result::connected;
 }
 
-} // namespace softcomch::transport
+} // namespace softcomch::transport::shm

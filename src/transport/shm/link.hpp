@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// A link is the transport half of one Comch connection: set up over the fabric's Unix socket
-// (handshake in wire.hpp), then carried by a shared-memory segment holding one ring per
-// direction, plus one eventfd per side for wake-ups and the socket itself as liveness channel.
+// The shm transport's connection (transport::link and its set-up, transport.hpp): set up over
+// the fabric's Unix socket (handshake in wire.hpp), then carried by a shared-memory segment
+// holding one ring per direction, plus one eventfd per side for wake-ups and the socket itself
+// as the slow channel (consumer announce/ack/expire, wire.hpp) and liveness channel.
 //
-//   server: listener::open -> listener::accept -> pending_link::read_hello -> pending_link::accept
+//   server: listener::open -> listener::accept -> pending::read_hello -> pending::accept
 //   client: connector::step (repeatedly, from progress) -> link
 //
-// The data-path calls of link (try_claim/commit/peek/release/arm) make no system call except
-// the eventfd write that wakes a peer which armed its notifications.
+// The data-path calls of link (try_claim/commit/peek/release/arm) are inline and make no system
+// call except the eventfd write that wakes a peer which armed its notifications.
 #pragma once
 
 #include <doca_error.h>
@@ -22,31 +23,22 @@
 #include "transport/fabric.hpp"
 #include "transport/shm/ring.hpp"
 #include "transport/shm/segment.hpp"
+#include "transport/transport.hpp"
 
-namespace softcomch::transport {
+namespace softcomch::transport::wire {
+struct consumer_announce_msg;
+}
 
-// What one side asks for; the handshake negotiates the link from both sides' wishes.
-struct link_params {
-    uint32_t max_msg_size = 0;    // largest message this side sends and accepts
-    uint32_t recv_queue_size = 0; // messages this side can have waiting in its receive ring
-};
-
-// Message types carried in ring records. Values are part of the shared-memory protocol.
-enum class msg_type : uint16_t {
-    data = 1,       // a control-path message of the program
-    disconnect = 2, // the sender closes the connection; nothing follows
-};
+namespace softcomch::transport::shm {
 
 // A received message: payload pointer (into the shared ring record), length, type.
-using message_view = shm::record_view;
+using message_view = record_view;
 
-class link {
+class link final : public transport::link {
 public:
-    ~link();
-    link(const link &) = delete;
-    link &operator=(const link &) = delete;
+    ~link() override;
 
-    // ---- data path ----
+    // ---- data path (transport::link_data_path) ----
     // Space for a message of `len` bytes in the peer's receive ring, or nullptr if it is full.
     void *try_claim(uint32_t len) noexcept;
     // Publishes the claimed message; wakes the peer if it armed its notifications.
@@ -58,53 +50,49 @@ public:
     bool arm() noexcept;
 
     // ---- slow path ----
-    int socket_fd() const noexcept { return sock_.get(); }
-    int event_fd() const noexcept { return my_event_.fd(); }
-    void drain_event() noexcept;
+    // [0] the socket (readable: a slow-channel message or the hang-up), [1] our eventfd.
+    size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
+    void on_ready(size_t index, uint32_t events) noexcept override;
+    unsigned service(link_handler &h) override;
+    doca_error_t announce(const transport::consumer_endpoint &c,
+                          const transport::memory_export &memory) noexcept override;
+    void acknowledge(uint32_t consumer_id, doca_error_t status) noexcept override;
+    void expire(uint32_t consumer_id) noexcept override;
     // Reads the liveness socket without blocking; false once the peer has gone.
     bool peer_alive() noexcept;
     // Writes the peer's eventfd (the peer armed its notifications).
     void wake_peer() noexcept;
-    uint32_t max_msg_size() const noexcept { return max_msg_size_; }
-    uint64_t id() const noexcept { return id_; }
-    int peer_pid() const noexcept { return peer_pid_; }
 
 private:
-    friend class pending_link;
+    friend class pending;
     friend class connector;
-    link() = default;
+    link();
+    // Maps the consumer a CONSUMER_ANNOUNCE describes and hands it (or why not) to `h`; owns
+    // fds[0..nfds) from here on.
+    void receive_announce(link_handler &h, const wire::consumer_announce_msg &m, int *fds,
+                          size_t nfds);
 
     unique_fd sock_;
     softcomch::event_fd my_event_;   // the peer signals it to wake us
     softcomch::event_fd peer_event_; // we signal it to wake the peer
-    shm::segment segment_;
-    shm::ring_producer tx_;
-    shm::ring_consumer rx_;
-    uint32_t max_msg_size_ = 0;
-    uint64_t id_ = 0;
-    int peer_pid_ = 0;
+    segment segment_;
+    ring_producer tx_;
+    ring_consumer rx_;
 };
 
 // Server side: a handshake in progress on an accepted socket.
-class pending_link {
+class pending final : public transport::pending {
 public:
-    explicit pending_link(unique_fd sock) : sock_(std::move(sock)) {}
+    explicit pending(unique_fd sock) : sock_(std::move(sock)) {}
     int fd() const noexcept { return sock_.get(); }
 
-    struct hello_info {
-        int pid = 0;
-        std::string bluefield;
-        std::string host_function;
-        std::string name;
-        link_params params;
-    };
-    // DOCA_SUCCESS (hello filled), DOCA_ERROR_AGAIN (nothing yet), other: drop this peer.
-    doca_error_t read_hello(hello_info &hello);
-    // Refuses the client with a reason it will log.
-    void reject(doca_error_t reason, const std::string &text) noexcept;
+    size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
+    void on_ready(size_t, uint32_t) noexcept override {}
+    doca_error_t read_hello(hello_info &hello) override;
+    void reject(doca_error_t reason, const std::string &text) noexcept override;
     // Creates the segment sized from both sides' parameters and sends it to the client.
     doca_error_t accept(const link_params &mine, const hello_info &hello, uint64_t id,
-                        std::unique_ptr<link> &out);
+                        std::unique_ptr<transport::link> &out) override;
 
 private:
     unique_fd sock_;
@@ -112,15 +100,17 @@ private:
 };
 
 // Server side: the listening endpoint of one server.
-class listener {
+class listener final : public transport::listener {
 public:
     // Binds the endpoint socket and publishes its info file. DOCA_ERROR_ALREADY_EXIST if a live
     // server already owns the same (BlueField, host function, name).
     static doca_error_t open(const endpoint_info &info, std::unique_ptr<listener> &out);
-    ~listener();
+    ~listener() override;
     int fd() const noexcept { return sock_.get(); }
+    size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
+    void on_ready(size_t, uint32_t) noexcept override {}
     // DOCA_SUCCESS with a new pending link, DOCA_ERROR_AGAIN when none is waiting.
-    doca_error_t accept(std::unique_ptr<pending_link> &out);
+    doca_error_t accept(std::unique_ptr<transport::pending> &out) override;
     const endpoint_info &info() const noexcept { return info_; }
 
 private:
@@ -130,17 +120,13 @@ private:
 };
 
 // Client side: finds the server and performs the handshake, one non-blocking step at a time.
-class connector {
+class connector final : public transport::connector {
 public:
     connector(std::string fabric_dir, endpoint_key key, link_params params, int pid);
-    enum class result {
-        in_progress, // call step() again later
-        no_server,   // nothing listens yet (retry later)
-        connected,   // `out` holds the link
-        rejected,    // the server refused; `why` says why
-        failed,      // transport error; `why` says why
-    };
-    result step(std::unique_ptr<link> &out, std::string &why);
+    result step(std::unique_ptr<transport::link> &out, std::string &why) override;
+    // The socket while one is open.
+    size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
+    void on_ready(size_t, uint32_t) noexcept override {}
     int fd() const noexcept { return sock_.get(); }
     void reset() noexcept;
 
@@ -182,4 +168,4 @@ inline bool link::arm() noexcept
     return rx_.arm();
 }
 
-} // namespace softcomch::transport
+} // namespace softcomch::transport::shm

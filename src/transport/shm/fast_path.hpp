@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The shm transport's fast-path objects (transport.hpp): a consumer's memory made reachable by
+// the peer (shared_memory.hpp), a consumer's end of its channel and the peer's consumer as our
+// producers see it (fast_channel.hpp), and a producer's copy plan (SOFTCOMCH_COPY).
+//
+//   consumer side: memory_export (once per doca_mmap), consumer_endpoint (channel + eventfd);
+//                  both travel to the peer in CONSUMER_ANNOUNCE (link::announce, link.cpp)
+//   producer side: remote_consumer (our mapping of the channel and of the memory, the
+//                  consumer's eventfd), built from the announcement (link::service)
+//
+// The data-path functions are inline and forward to fast_consumer / fast_producer /
+// copy_to_peer: one copy per message, no system call but the wake-up of an armed consumer.
+#pragma once
+
+#include <doca_error.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/event_fd.hpp"
+#include "common/unique_fd.hpp"
+#include "transport/shm/fast_channel.hpp"
+#include "transport/shm/shared_memory.hpp"
+#include "transport/transport.hpp"
+
+namespace softcomch::transport::shm {
+
+// A consumer range prepared for producers (export_memory), released at destruction.
+class memory_export final : public transport::memory_export {
+public:
+    memory_export() noexcept;
+    ~memory_export() override = default; // exported_memory's range unshares, best effort
+    const char *mechanism_name() const noexcept override;
+    doca_error_t release() noexcept override;
+    const exported_memory &exported() const noexcept { return exported_; }
+    exported_memory &exported() noexcept { return exported_; }
+
+private:
+    exported_memory exported_;
+};
+
+// A producer's copy decision (SOFTCOMCH_COPY), resolved at its start.
+class write_plan final : public transport::write_plan {
+public:
+    explicit write_plan(const copy_plan &p) noexcept : plan(p) {}
+    std::string describe() const override;
+    copy_plan plan;
+};
+
+class consumer_endpoint final : public transport::consumer_endpoint {
+public:
+    using posted = post_entry;
+    using completion = fast_completion;
+
+    // Creates the channel in a memfd, binds this side to it and creates the wake-up eventfd.
+    // Errors: those of fast_channel::create / fast_consumer::attach / event_fd::create.
+    static doca_error_t create(const consumer_params &p,
+                               std::unique_ptr<transport::consumer_endpoint> &out) noexcept;
+
+    // [0] the eventfd producers signal.
+    size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
+    void on_ready(size_t, uint32_t) noexcept override { (void)event_.drain(); }
+
+    // ---- data path (transport::consumer_data_path) ----
+    doca_error_t post(uint32_t task, uint64_t addr, uint64_t capacity) noexcept
+    {
+        return queue_.post(task, addr, capacity);
+    }
+    const fast_completion *peek() noexcept { return queue_.peek(); }
+    void release() noexcept { queue_.release(); }
+    bool revoke(post_entry *out) noexcept { return queue_.revoke(out); }
+    bool arm() noexcept { return queue_.arm(); }
+    void expire() noexcept { queue_.expire(); }
+    bool accepted() const noexcept { return queue_.accepted(); }
+    bool corrupted() const noexcept { return queue_.corrupted(); }
+
+    // For the announcement.
+    const consumer_params &params() const noexcept { return params_; }
+    const fast_channel &channel() const noexcept { return channel_; }
+    int event_handle() const noexcept { return event_.fd(); }
+
+private:
+    consumer_endpoint() noexcept;
+
+    consumer_params params_;
+    fast_channel channel_;      // the channel's memory (we created it)
+    fast_consumer queue_;       // our side of it (declared after channel_: destroyed first)
+    softcomch::event_fd event_; // producers signal it to wake this consumer's engine
+};
+
+class remote_consumer final : public transport::remote_consumer {
+public:
+    using posted = post_entry;
+    using completion = fast_completion;
+
+    // Maps what a CONSUMER_ANNOUNCE carried: the channel (`channel_fd`, `channel_size` bytes),
+    // the consumer's memory (`memory_fd`, borrowed, -1 for pvw; described by `d`), and takes
+    // the consumer's eventfd. Every value came from the peer and is validated here.
+    static doca_error_t attach(uint32_t id, uint32_t imm_data_len, int channel_fd,
+                               uint64_t channel_size, int memory_fd, const memory_desc &d,
+                               softcomch::event_fd event,
+                               std::unique_ptr<transport::remote_consumer> &out) noexcept;
+
+    void accept() noexcept override { queue_.accept(); }
+
+    // ---- data path (transport::remote_consumer_data_path); thread-safe ----
+    doca_error_t try_claim(uint64_t need, post_entry *out) const noexcept
+    {
+        return queue_.try_claim(need, out);
+    }
+    // The one copy: straight into the claimed buffer. A stream of such sends writes this many
+    // bytes into each of the consumer's (at most num_tasks) posted buffers, all within its
+    // registered memory: that is the working set the copy plan weighs.
+    doca_error_t write(const post_entry &e, const void *src, uint64_t len,
+                       const transport::write_plan &plan) const noexcept
+    {
+        const peer_target &target = memory_.target();
+        const uint64_t rotating =
+            std::min<uint64_t>(target.len, uint64_t(queue_.num_tasks()) * len);
+        // The plan is ours: objects of one transport only meet each other (transport.hpp).
+        const copy_plan &cp = static_cast<const shm::write_plan &>(plan).plan;
+        return copy_to_peer(target, e.addr, src, len, cp.streams(len, rotating));
+    }
+    doca_error_t complete(const fast_completion &c, bool *wake) const noexcept
+    {
+        return queue_.complete(c, wake);
+    }
+    // Wakes the consumer's progress engine (it armed its notifications). A saturated counter
+    // (the consumer is due to wake anyway) counts as success.
+    void wake() const noexcept { (void)event_.signal(); }
+    bool expired() const noexcept { return queue_.expired(); }
+
+private:
+    remote_consumer(uint32_t id, uint32_t imm_data_len) noexcept;
+
+    fast_channel channel_;      // our mapping of its channel
+    fast_producer queue_;       // the producer side of that channel
+    peer_mapping memory_;       // where its buffers are, and how to write them
+    softcomch::event_fd event_; // signalled to wake the consumer
+};
+
+} // namespace softcomch::transport::shm

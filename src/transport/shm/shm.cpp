@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The operations of the shm transport (transport_ops, transport.hpp): servers are Unix sockets
+// in the fabric directory (fabric.hpp), connections shared-memory segments (link.hpp), consumer
+// memory is shared or written with process_vm_writev (shared_memory.hpp, SOFTCOMCH_MEMORY), and
+// producers copy as SOFTCOMCH_COPY says.
+#include "transport/shm/shm.hpp"
+
+#include <unistd.h>
+
+#include <system_error>
+
+#include "common/error_names.hpp"
+
+namespace softcomch::transport::shm {
+
+namespace {
+
+doca_error_t open_listener(const endpoint_info &requested,
+                           std::unique_ptr<transport::listener> &out, std::string &why)
+{
+    endpoint_info info = requested;
+    const std::string fabric = fabric_name();
+    try {
+        info.socket_path = endpoint_socket_path(fabric_dir(fabric), info.key);
+    } catch (const std::system_error &e) {
+        why = "cannot use fabric '" + fabric + "': " + e.what();
+        return DOCA_ERROR_INITIALIZATION;
+    }
+    std::unique_ptr<listener> l;
+    const doca_error_t rc = listener::open(info, l);
+    if (rc == DOCA_ERROR_ALREADY_EXIST)
+        return rc;
+    if (rc != DOCA_SUCCESS) {
+        why = "cannot listen at " + info.socket_path + ": " + softcomch::error_name(rc);
+        return DOCA_ERROR_INITIALIZATION;
+    }
+    out = std::move(l);
+    return DOCA_SUCCESS;
+}
+
+doca_error_t start_connector(const endpoint_key &key, const link_params &params,
+                             std::unique_ptr<transport::connector> &out, std::string &why)
+{
+    const std::string fabric = fabric_name();
+    std::string dir;
+    try {
+        dir = fabric_dir(fabric);
+    } catch (const std::system_error &e) {
+        why = "cannot use fabric '" + fabric + "': " + e.what();
+        return DOCA_ERROR_INITIALIZATION;
+    }
+    out = std::make_unique<connector>(std::move(dir), key, params, int(::getpid()));
+    return DOCA_SUCCESS;
+}
+
+doca_error_t export_consumer_memory(void *addr, size_t len,
+                                    std::unique_ptr<transport::memory_export> &out,
+                                    std::string &why)
+{
+    memory_policy policy;
+    if (memory_policy_from_env(&policy) != DOCA_SUCCESS) {
+        why = std::string(k_memory_env) + " is not one of auto, shared, pvw";
+        return DOCA_ERROR_BAD_CONFIG;
+    }
+    auto m = std::make_unique<memory_export>();
+    const doca_error_t rc = export_memory(addr, len, policy, m->exported());
+    if (rc != DOCA_SUCCESS)
+        return rc;
+    out = std::move(m);
+    return DOCA_SUCCESS;
+}
+
+doca_error_t create_consumer(const consumer_params &params,
+                             std::unique_ptr<transport::consumer_endpoint> &out)
+{
+    return consumer_endpoint::create(params, out);
+}
+
+doca_error_t create_write_plan(std::unique_ptr<transport::write_plan> &out, std::string &why)
+{
+    copy_plan plan;
+    if (copy_plan_from_env(&plan) != DOCA_SUCCESS) {
+        why = std::string(k_copy_env) + " is not one of auto, cached, streaming";
+        return DOCA_ERROR_BAD_CONFIG;
+    }
+    out = std::make_unique<write_plan>(plan);
+    return DOCA_SUCCESS;
+}
+
+} // namespace
+
+const transport_ops &traits::ops() noexcept
+{
+    static const transport_ops ops{"shm",
+                                   &open_listener,
+                                   &start_connector,
+                                   &export_consumer_memory,
+                                   &create_consumer,
+                                   &create_write_plan};
+    return ops;
+}
+
+} // namespace softcomch::transport::shm

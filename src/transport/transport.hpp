@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The transport boundary (docs/transport_boundary.md): everything Comch (src/comch) asks of a
+// transport, as one interface per object. A transport is a folder under src/transport/ that
+// implements these classes (shm/: shared memory between the processes of one machine) plus one
+// line in registry.hpp; SOFTCOMCH_TRANSPORT selects one at run time (default: the first there).
+//
+//   server:   transport_ops::listen -> listener::accept -> pending::read_hello -> pending::accept
+//   client:   transport_ops::connect -> connector::step (repeatedly, from progress) -> link
+//   consumer: transport_ops::export_memory (once per doca_mmap), transport_ops::make_consumer,
+//             link::announce ... link::expire
+//   producer: transport_ops::make_write_plan; the peer's consumers arrive through link::service
+//
+// Comch holds no descriptor and decodes no byte of the peer's: an object that needs the progress
+// engine's epoll set is a pollable (opaque handles and a callback), and what the peer sends on a
+// link's slow channel reaches comch as calls of a link_handler. Servers are published in the
+// fabric (fabric.hpp), the rendezvous every transport shares.
+//
+// The data path makes no virtual call. link, consumer_endpoint and remote_consumer are abstract
+// for the slow path only; their per-message operations (a control-path message; a fast-path
+// post, claim, write or completion) are inline functions of each transport's concrete class,
+// which Comch reaches through transport::with_concrete() (registry.hpp). The concepts at the end
+// of this file say what those operations are.
+//
+// Objects of one transport only ever meet objects of the same transport (an export is announced
+// on a link of the transport that made it), so an implementation may downcast the interfaces it
+// is handed to its own classes. Errors are doca_error_t; nothing here throws across the boundary
+// but std::bad_alloc.
+#pragma once
+
+#include <doca_error.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "transport/fabric.hpp"
+
+namespace softcomch::transport {
+
+struct transport_ops;
+class listener;
+class pending;
+class connector;
+class link;
+class memory_export;
+class write_plan;
+class consumer_endpoint;
+class remote_consumer;
+
+// What one side asks for; the handshake negotiates the link from both sides' wishes.
+struct link_params {
+    uint32_t max_msg_size = 0;    // largest message this side sends and accepts
+    uint32_t recv_queue_size = 0; // messages this side can have waiting in its receive queue
+};
+
+// Types of the messages on a link's data path. Values are part of the shm protocol (ring
+// records, docs/shm_layout.md).
+enum class msg_type : uint16_t {
+    data = 1,       // a control-path message of the program
+    disconnect = 2, // the sender closes the connection; nothing follows
+};
+
+// ---- descriptors the progress engine watches ------------------------------------------------
+
+// One handle for the engine's epoll set: opaque to comch, which passes it to doca_pe::watch with
+// `events` and calls pollable::on_ready when it fires.
+struct watch_handle {
+    int handle = -1;
+    uint32_t events = 0;
+};
+inline constexpr size_t k_max_handles = 2;
+
+class pollable {
+public:
+    // Writes the handles to watch now into `out` and returns how many there are (0 when none).
+    virtual size_t handles(watch_handle (&out)[k_max_handles]) const noexcept = 0;
+    // handles()[index] fired with `events`. Runs in the engine's slow path: records, calls no
+    // user code.
+    virtual void on_ready(size_t index, uint32_t events) noexcept = 0;
+
+protected:
+    ~pollable() = default;
+};
+
+// ---- server side --------------------------------------------------------------------------
+
+// What a client said in its handshake.
+struct hello_info {
+    int pid = 0;
+    std::string bluefield;
+    std::string host_function;
+    std::string name;
+    link_params params;
+};
+
+// A client's handshake in progress.
+class pending : public pollable {
+public:
+    virtual ~pending() = default;
+    // DOCA_SUCCESS (hello filled), DOCA_ERROR_AGAIN (nothing yet), DOCA_ERROR_CONNECTION_RESET
+    // (the client closed without a handshake), other: drop this client.
+    virtual doca_error_t read_hello(hello_info &hello) = 0;
+    // Refuses the client with a reason it will log.
+    virtual void reject(doca_error_t reason, const std::string &text) noexcept = 0;
+    // Sets the connection up from both sides' parameters and answers the client. The handles of
+    // this object belong to the link afterwards (unwatch them before calling).
+    virtual doca_error_t accept(const link_params &mine, const hello_info &hello, uint64_t id,
+                                std::unique_ptr<link> &out) = 0;
+};
+
+// The published endpoint of one server; destroying it withdraws the endpoint.
+class listener : public pollable {
+public:
+    virtual ~listener() = default;
+    // DOCA_SUCCESS with a new pending handshake, DOCA_ERROR_AGAIN when none is waiting.
+    virtual doca_error_t accept(std::unique_ptr<pending> &out) = 0;
+};
+
+// ---- client side --------------------------------------------------------------------------
+
+// Finds the server and performs the handshake, one non-blocking step at a time. Its handles are
+// those of the handshake in flight (none while it is looking for the server).
+class connector : public pollable {
+public:
+    enum class result {
+        in_progress, // call step() again when a handle fires
+        no_server,   // nothing listens yet (retry later)
+        connected,   // `out` holds the link
+        rejected,    // the server refused; `why` says why
+        failed,      // transport error; `why` says why
+    };
+    virtual ~connector() = default;
+    virtual result step(std::unique_ptr<link> &out, std::string &why) = 0;
+};
+
+// ---- a connection -------------------------------------------------------------------------
+
+// What arrives on a link's slow channel, in order (link::service). The handler may call the
+// link's slow-path functions (acknowledge, ...) but must not destroy the link.
+class link_handler {
+public:
+    // The peer announced consumer `id`. On DOCA_SUCCESS `consumer` is the way to reach it;
+    // otherwise it is empty and `status` says why it cannot be reached. Either way the
+    // handler answers with link::acknowledge(id, ...).
+    virtual void consumer_announced(uint32_t id, std::unique_ptr<remote_consumer> consumer,
+                                    doca_error_t status) = 0;
+    // The peer reached (DOCA_SUCCESS) or refused one of our consumers.
+    virtual void consumer_acknowledged(uint32_t id, doca_error_t status) = 0;
+    // The peer's consumer `id` is gone: producers must stop using it.
+    virtual void consumer_expired(uint32_t id) = 0;
+    // A message was dropped: `rc` is why it could not be decoded, or DOCA_SUCCESS for a valid
+    // message that has no place on an established link.
+    virtual void message_dropped(doca_error_t rc) = 0;
+
+protected:
+    ~link_handler() = default;
+};
+
+// What a consumer asks for (transport_ops::make_consumer).
+struct consumer_params {
+    uint32_t num_tasks = 0;    // post-receive tasks, 1..
+    uint32_t imm_data_len = 0; // immediate-data length of its completions, 0..32
+    uint32_t consumer_id = 0;  // > 0, unique among this side's consumers on the connection
+};
+
+// One connection. Data path: the concrete class (link_data_path below). Slow path: here.
+class link : public pollable {
+public:
+    virtual ~link() = default;
+    link(const link &) = delete;
+    link &operator=(const link &) = delete;
+
+    const transport_ops &ops() const noexcept { return *ops_; }
+    uint32_t max_msg_size() const noexcept { return max_msg_size_; }
+    uint64_t id() const noexcept { return id_; }
+    int peer_pid() const noexcept { return peer_pid_; }
+    // Something arrived on the slow channel since the last service() (a handle fired).
+    bool slow_pending() const noexcept { return slow_pending_; }
+    // The peer is gone (its process closed the connection or died). Messages it sent before
+    // may still be waiting on the data path.
+    bool peer_gone() const noexcept { return peer_gone_; }
+
+    // Reads the slow channel when slow_pending(): hands every message to `h`, notices the
+    // peer's death. Returns the number of messages read.
+    virtual unsigned service(link_handler &h) = 0;
+    // Offers our consumer `c`, whose buffers live in `memory`, to the peer. Thread-safe with
+    // respect to the connection's own progress, like acknowledge() and expire().
+    virtual doca_error_t announce(const consumer_endpoint &c,
+                                  const memory_export &memory) noexcept = 0;
+    // Answers an announcement of the peer (DOCA_SUCCESS: its producers may address it here).
+    virtual void acknowledge(uint32_t consumer_id, doca_error_t status) noexcept = 0;
+    // Tells the peer that our consumer `consumer_id` is gone.
+    virtual void expire(uint32_t consumer_id) noexcept = 0;
+
+protected:
+    explicit link(const transport_ops &ops) noexcept : ops_(&ops) {}
+
+    const transport_ops *ops_;
+    uint32_t max_msg_size_ = 0;
+    uint64_t id_ = 0;
+    int peer_pid_ = 0;
+    bool slow_pending_ = false;
+    bool peer_gone_ = false;
+};
+
+// ---- the fast path ------------------------------------------------------------------------
+
+// A consumer's memory, made writable by the peer's producers (once per doca_mmap). Destroying
+// it makes the memory private again, best effort.
+class memory_export {
+public:
+    virtual ~memory_export() = default;
+    const transport_ops &ops() const noexcept { return *ops_; }
+    // How the peer reaches it, for logs ("shared", "pvw", ...).
+    virtual const char *mechanism_name() const noexcept = 0;
+    // Makes the memory private again: the peer's access ends. On failure it stays exported.
+    virtual doca_error_t release() noexcept = 0;
+
+protected:
+    explicit memory_export(const transport_ops &ops) noexcept : ops_(&ops) {}
+    const transport_ops *ops_;
+};
+
+// How one producer's writes are carried out, chosen when it starts. Opaque to comch, which
+// keeps it and passes it to remote_consumer's write.
+class write_plan {
+public:
+    virtual ~write_plan() = default;
+    // For logs.
+    virtual std::string describe() const = 0;
+};
+
+// Our consumer's end of its channel: posted buffers out, completions in. Its handle wakes the
+// consumer's engine when a producer completes a buffer after the consumer armed. Data path: the
+// concrete class (consumer_data_path below); one thread at a time (the consumer's engine).
+class consumer_endpoint : public pollable {
+public:
+    virtual ~consumer_endpoint() = default;
+    const transport_ops &ops() const noexcept { return *ops_; }
+
+protected:
+    explicit consumer_endpoint(const transport_ops &ops) noexcept : ops_(&ops) {}
+    const transport_ops *ops_;
+};
+
+// A consumer of the peer as this side's producers see it. Data path: the concrete class
+// (remote_consumer_data_path below); any number of producer threads at once.
+class remote_consumer {
+public:
+    virtual ~remote_consumer() = default;
+    const transport_ops &ops() const noexcept { return *ops_; }
+    uint32_t id() const noexcept { return id_; }
+    // Immediate data its completions carry at most, as announced.
+    uint32_t imm_data_len() const noexcept { return imm_data_len_; }
+    // Tells the consumer, before acknowledge(), that this side reaches it: its start can complete
+    // on its own engine, whoever progresses the connection.
+    virtual void accept() noexcept = 0;
+
+protected:
+    remote_consumer(const transport_ops &ops, uint32_t id, uint32_t imm_data_len) noexcept
+        : ops_(&ops), id_(id), imm_data_len_(imm_data_len)
+    {}
+    const transport_ops *ops_;
+    uint32_t id_;
+    uint32_t imm_data_len_;
+};
+
+// ---- one transport ------------------------------------------------------------------------
+
+// The operations of one transport (one instance per transport, listed in registry.hpp).
+// `why`, when a function fills it, is the reason to log in place of comch's own message.
+struct transport_ops {
+    const char *name;
+    // Publishes the server `info` (its socket_path is the transport's to fill).
+    // DOCA_ERROR_ALREADY_EXIST when a live server owns the same key; other errors with `why`.
+    doca_error_t (*listen)(const endpoint_info &info, std::unique_ptr<listener> &out,
+                           std::string &why);
+    // Starts looking for the server `key`; errors with `why`.
+    doca_error_t (*connect)(const endpoint_key &key, const link_params &params,
+                            std::unique_ptr<connector> &out, std::string &why);
+    // Makes [addr, addr + len) writable by peers' producers.
+    doca_error_t (*export_memory)(void *addr, size_t len, std::unique_ptr<memory_export> &out,
+                                  std::string &why);
+    // Creates a consumer's end of a new channel.
+    doca_error_t (*make_consumer)(const consumer_params &params,
+                                  std::unique_ptr<consumer_endpoint> &out);
+    // A producer's write plan (DOCA_ERROR_BAD_CONFIG with `why` when the configuration says no).
+    doca_error_t (*make_write_plan)(std::unique_ptr<write_plan> &out, std::string &why);
+};
+
+// The environment variable that selects the transport.
+inline constexpr const char *k_transport_env = "SOFTCOMCH_TRANSPORT";
+// The transport called `name` in this build, or nullptr.
+const transport_ops *find_transport(std::string_view name) noexcept;
+// The transport SOFTCOMCH_TRANSPORT names (unset or empty: the default one), read on every call.
+// DOCA_ERROR_BAD_CONFIG with `why` for a name this build does not have.
+doca_error_t select_transport(const transport_ops *&out, std::string &why);
+
+// ---- the data path of the concrete classes -------------------------------------------------
+
+// A link's messages: try_claim space for `len` bytes (nullptr when the peer's queue is full),
+// commit it (waking the peer if it armed); peek the oldest received message (a pointer to
+// {data, len, type}, valid until release), release it; arm wake-ups (false: a message waits).
+template <class L>
+concept link_data_path = requires(L &l, uint32_t len, msg_type type)
+{
+    {
+        l.try_claim(len)
+    }
+    noexcept->std::same_as<void *>;
+    {
+        l.commit(type, len)
+    }
+    noexcept;
+    {
+        l.peek()->data
+        } -> std::convertible_to<const void *>;
+    {
+        l.peek()->len
+        } -> std::convertible_to<uint32_t>;
+    {
+        l.peek()->type
+        } -> std::convertible_to<uint16_t>;
+    {
+        l.release()
+    }
+    noexcept;
+    {
+        l.arm()
+    }
+    noexcept->std::same_as<bool>;
+};
+
+// A consumer's end: post a buffer (task index, address, capacity), peek / release completions
+// (task, status, len, producer_id, imm_len, imm), revoke a post nobody claimed, arm wake-ups,
+// expire, and whether the peer accepted it or corrupted the channel.
+template <class E>
+concept consumer_data_path = requires(E &e, uint32_t task, uint64_t n, typename E::posted *p)
+{
+    {
+        e.post(task, n, n)
+    }
+    noexcept->std::same_as<doca_error_t>;
+    {
+        e.peek()->task
+        } -> std::convertible_to<uint32_t>;
+    {
+        e.peek()->status
+        } -> std::convertible_to<uint32_t>;
+    {
+        e.peek()->len
+        } -> std::convertible_to<uint64_t>;
+    {
+        e.peek()->producer_id
+        } -> std::convertible_to<uint32_t>;
+    {
+        e.peek()->imm_len
+        } -> std::convertible_to<uint32_t>;
+    {
+        e.release()
+    }
+    noexcept;
+    {
+        e.revoke(p)
+    }
+    noexcept->std::same_as<bool>;
+    {
+        p->task
+        } -> std::convertible_to<uint32_t>;
+    {
+        e.arm()
+    }
+    noexcept->std::same_as<bool>;
+    {
+        e.expire()
+    }
+    noexcept;
+    {
+        e.accepted()
+    }
+    noexcept->std::same_as<bool>;
+    {
+        e.corrupted()
+    }
+    noexcept->std::same_as<bool>;
+};
+
+// The peer's consumer: try_claim its oldest posted buffer of at least `need` bytes (AGAIN: none
+// posted, TOO_BIG: too small, other: gone), write the payload into it (one call per message),
+// complete it (and learn whether to wake the consumer), wake it, and whether it expired.
+template <class R>
+concept remote_consumer_data_path = requires(const R &r, uint64_t n, typename R::posted *p,
+                                             typename R::completion c, bool *wake, const void *src,
+                                             const write_plan &plan)
+{
+    {
+        r.try_claim(n, p)
+    }
+    noexcept->std::same_as<doca_error_t>;
+    {
+        p->task
+        } -> std::convertible_to<uint32_t>;
+    {
+        r.write(*p, src, n, plan)
+    }
+    noexcept->std::same_as<doca_error_t>;
+    {c.task = 0, c.producer_id = 0, c.imm_len = 0, c.status = 0, c.len = 0};
+    {
+        r.complete(c, wake)
+    }
+    noexcept->std::same_as<doca_error_t>;
+    {
+        r.wake()
+    }
+    noexcept;
+    {
+        r.expired()
+    }
+    noexcept->std::same_as<bool>;
+};
+
+} // namespace softcomch::transport
