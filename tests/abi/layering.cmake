@@ -16,6 +16,9 @@
 #   comch      nothing from capi, argp
 #   any layer  nothing from capi, except capi itself and argp (the C API implementation stays
 #              on top)
+#   comch      reaches a transport through its boundary only (docs/transport_boundary.md):
+#              nothing in a transport's folder (transport/<name>/...), nor transport/wire.hpp
+#              or transport/unix_socket.hpp
 #
 # The introspection API and the tools (the block below marked so):
 #
@@ -152,6 +155,17 @@ foreach(rel IN LISTS files)
     elseif(layer STREQUAL "transport" AND NOT public_header STREQUAL ""
            AND NOT public_header IN_LIST transport_public_allowed)
       set(reason "transport must not see DOCA object types (of the public headers only doca_error.h)")
+    endif()
+
+    # ---- comch and the transport boundary ----
+    if(reason STREQUAL "" AND layer STREQUAL "comch")
+      set(tpath "${path}")
+      if(candidate)
+        set(tpath "${crel}")
+      endif()
+      if(tpath MATCHES "^transport/([^/]+/|wire\\.hpp$|unix_socket\\.hpp$)")
+        set(reason "comch reaches a transport through transport/transport.hpp and registry.hpp only")
+      endif()
     endif()
     if(NOT reason STREQUAL "")
       string(REPLACE "<sc-bs>" "\\" shown "${line}")
