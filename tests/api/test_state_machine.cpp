@@ -487,6 +487,26 @@ TEST_F(StateMachine, TheIdleCallbackMayDestroyTheContextInsideStop)
     EXPECT_EQ(doca_dev_close(host), DOCA_SUCCESS);
 }
 
+TEST_F(StateMachine, AnUnknownTransportFailsTheStart)
+{
+    // SOFTCOMCH_TRANSPORT is read at every start; a name this build lacks is a configuration
+    // error the start reports, with the context still IDLE.
+    endpoint srv(endpoint::role::server, "no-such-transport");
+    endpoint cli(endpoint::role::client, "no-such-transport");
+    setenv("SOFTCOMCH_TRANSPORT", "carrier-pigeon", 1);
+    EXPECT_EQ(srv.start(), DOCA_ERROR_BAD_CONFIG);
+    EXPECT_EQ(cli.start(), DOCA_ERROR_BAD_CONFIG);
+    EXPECT_EQ(srv.state(), DOCA_CTX_STATE_IDLE);
+    EXPECT_EQ(cli.state(), DOCA_CTX_STATE_IDLE);
+    EXPECT_TRUE(srv.transitions.empty());
+    EXPECT_TRUE(cli.transitions.empty());
+    setenv("SOFTCOMCH_TRANSPORT", "shm", 1);
+    ASSERT_EQ(srv.start(), DOCA_SUCCESS);
+    ASSERT_EQ(cli.start(), DOCA_ERROR_IN_PROGRESS);
+    EXPECT_TRUE(progress_both(srv, cli, [&] { return cli.state() == DOCA_CTX_STATE_RUNNING; }));
+    unsetenv("SOFTCOMCH_TRANSPORT");
+}
+
 TEST_F(StateMachine, StopWhileStarting)
 {
     endpoint cli(endpoint::role::client, "nobody-listens");
