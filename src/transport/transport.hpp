@@ -86,6 +86,19 @@ protected:
     ~pollable() = default;
 };
 
+// What every object of a transport that travels knows: the transport it belongs to.
+class transport_object {
+public:
+    const transport_ops &ops() const noexcept { return *ops_; }
+
+protected:
+    explicit transport_object(const transport_ops &ops) noexcept : ops_(&ops) {}
+    ~transport_object() = default;
+
+private:
+    const transport_ops *ops_;
+};
+
 // ---- server side --------------------------------------------------------------------------
 
 // What a client said in its handshake.
@@ -168,13 +181,12 @@ struct consumer_params {
 };
 
 // One connection. Data path: the concrete class (link_data_path below). Slow path: here.
-class link : public pollable {
+class link : public pollable, public transport_object {
 public:
     virtual ~link() = default;
     link(const link &) = delete;
     link &operator=(const link &) = delete;
 
-    const transport_ops &ops() const noexcept { return *ops_; }
     uint32_t max_msg_size() const noexcept { return max_msg_size_; }
     uint64_t id() const noexcept { return id_; }
     int peer_pid() const noexcept { return peer_pid_; }
@@ -197,9 +209,8 @@ public:
     virtual void expire(uint32_t consumer_id) noexcept = 0;
 
 protected:
-    explicit link(const transport_ops &ops) noexcept : ops_(&ops) {}
+    explicit link(const transport_ops &ops) noexcept : transport_object(ops) {}
 
-    const transport_ops *ops_;
     uint32_t max_msg_size_ = 0;
     uint64_t id_ = 0;
     int peer_pid_ = 0;
@@ -211,18 +222,16 @@ protected:
 
 // A consumer's memory, made writable by the peer's producers (once per doca_mmap). Destroying
 // it makes the memory private again, best effort.
-class memory_export {
+class memory_export : public transport_object {
 public:
     virtual ~memory_export() = default;
-    const transport_ops &ops() const noexcept { return *ops_; }
     // How the peer reaches it, for logs ("shared", "pvw", ...).
     virtual const char *mechanism_name() const noexcept = 0;
     // Makes the memory private again: the peer's access ends. On failure it stays exported.
     virtual doca_error_t release() noexcept = 0;
 
 protected:
-    explicit memory_export(const transport_ops &ops) noexcept : ops_(&ops) {}
-    const transport_ops *ops_;
+    explicit memory_export(const transport_ops &ops) noexcept : transport_object(ops) {}
 };
 
 // How one producer's writes are carried out, chosen when it starts. Opaque to comch, which
@@ -237,22 +246,19 @@ public:
 // Our consumer's end of its channel: posted buffers out, completions in. Its handle wakes the
 // consumer's engine when a producer completes a buffer after the consumer armed. Data path: the
 // concrete class (consumer_data_path below); one thread at a time (the consumer's engine).
-class consumer_endpoint : public pollable {
+class consumer_endpoint : public pollable, public transport_object {
 public:
     virtual ~consumer_endpoint() = default;
-    const transport_ops &ops() const noexcept { return *ops_; }
 
 protected:
-    explicit consumer_endpoint(const transport_ops &ops) noexcept : ops_(&ops) {}
-    const transport_ops *ops_;
+    explicit consumer_endpoint(const transport_ops &ops) noexcept : transport_object(ops) {}
 };
 
 // A consumer of the peer as this side's producers see it. Data path: the concrete class
 // (remote_consumer_data_path below); any number of producer threads at once.
-class remote_consumer {
+class remote_consumer : public transport_object {
 public:
     virtual ~remote_consumer() = default;
-    const transport_ops &ops() const noexcept { return *ops_; }
     uint32_t id() const noexcept { return id_; }
     // Immediate data its completions carry at most, as announced.
     uint32_t imm_data_len() const noexcept { return imm_data_len_; }
@@ -262,9 +268,8 @@ public:
 
 protected:
     remote_consumer(const transport_ops &ops, uint32_t id, uint32_t imm_data_len) noexcept
-        : ops_(&ops), id_(id), imm_data_len_(imm_data_len)
+        : transport_object(ops), id_(id), imm_data_len_(imm_data_len)
     {}
-    const transport_ops *ops_;
     uint32_t id_;
     uint32_t imm_data_len_;
 };
@@ -302,125 +307,59 @@ doca_error_t select_transport(const transport_ops *&out, std::string &why);
 
 // ---- the data path of the concrete classes -------------------------------------------------
 
+// (clang-format 14 cannot lay out requires-expressions; these are formatted by hand.)
+// clang-format off
+
 // A link's messages: try_claim space for `len` bytes (nullptr when the peer's queue is full),
 // commit it (waking the peer if it armed); peek the oldest received message (a pointer to
 // {data, len, type}, valid until release), release it; arm wake-ups (false: a message waits).
 template <class L>
-concept link_data_path = requires(L &l, uint32_t len, msg_type type)
-{
-    {
-        l.try_claim(len)
-    }
-    noexcept->std::same_as<void *>;
-    {
-        l.commit(type, len)
-    }
-    noexcept;
-    {
-        l.peek()->data
-        } -> std::convertible_to<const void *>;
-    {
-        l.peek()->len
-        } -> std::convertible_to<uint32_t>;
-    {
-        l.peek()->type
-        } -> std::convertible_to<uint16_t>;
-    {
-        l.release()
-    }
-    noexcept;
-    {
-        l.arm()
-    }
-    noexcept->std::same_as<bool>;
+concept link_data_path = requires(L &l, uint32_t len, msg_type type) {
+    { l.try_claim(len) } noexcept -> std::same_as<void *>;
+    { l.commit(type, len) } noexcept;
+    { l.peek()->data } -> std::convertible_to<const void *>;
+    { l.peek()->len } -> std::convertible_to<uint32_t>;
+    { l.peek()->type } -> std::convertible_to<uint16_t>;
+    { l.release() } noexcept;
+    { l.arm() } noexcept -> std::same_as<bool>;
 };
 
 // A consumer's end: post a buffer (task index, address, capacity), peek / release completions
 // (task, status, len, producer_id, imm_len, imm), revoke a post nobody claimed, arm wake-ups,
 // expire, and whether the peer accepted it or corrupted the channel.
 template <class E>
-concept consumer_data_path = requires(E &e, uint32_t task, uint64_t n, typename E::posted *p)
-{
-    {
-        e.post(task, n, n)
-    }
-    noexcept->std::same_as<doca_error_t>;
-    {
-        e.peek()->task
-        } -> std::convertible_to<uint32_t>;
-    {
-        e.peek()->status
-        } -> std::convertible_to<uint32_t>;
-    {
-        e.peek()->len
-        } -> std::convertible_to<uint64_t>;
-    {
-        e.peek()->producer_id
-        } -> std::convertible_to<uint32_t>;
-    {
-        e.peek()->imm_len
-        } -> std::convertible_to<uint32_t>;
-    {
-        e.release()
-    }
-    noexcept;
-    {
-        e.revoke(p)
-    }
-    noexcept->std::same_as<bool>;
-    {
-        p->task
-        } -> std::convertible_to<uint32_t>;
-    {
-        e.arm()
-    }
-    noexcept->std::same_as<bool>;
-    {
-        e.expire()
-    }
-    noexcept;
-    {
-        e.accepted()
-    }
-    noexcept->std::same_as<bool>;
-    {
-        e.corrupted()
-    }
-    noexcept->std::same_as<bool>;
+concept consumer_data_path = requires(E &e, uint32_t task, uint64_t n, typename E::posted *p) {
+    { e.post(task, n, n) } noexcept -> std::same_as<doca_error_t>;
+    { e.peek()->task } -> std::convertible_to<uint32_t>;
+    { e.peek()->status } -> std::convertible_to<uint32_t>;
+    { e.peek()->len } -> std::convertible_to<uint64_t>;
+    { e.peek()->producer_id } -> std::convertible_to<uint32_t>;
+    { e.peek()->imm_len } -> std::convertible_to<uint32_t>;
+    { e.release() } noexcept;
+    { e.revoke(p) } noexcept -> std::same_as<bool>;
+    { p->task } -> std::convertible_to<uint32_t>;
+    { e.arm() } noexcept -> std::same_as<bool>;
+    { e.expire() } noexcept;
+    { e.accepted() } noexcept -> std::same_as<bool>;
+    { e.corrupted() } noexcept -> std::same_as<bool>;
 };
 
 // The peer's consumer: try_claim its oldest posted buffer of at least `need` bytes (AGAIN: none
 // posted, TOO_BIG: too small, other: gone), write the payload into it (one call per message),
 // complete it (and learn whether to wake the consumer), wake it, and whether it expired.
 template <class R>
-concept remote_consumer_data_path = requires(const R &r, uint64_t n, typename R::posted *p,
-                                             typename R::completion c, bool *wake, const void *src,
-                                             const write_plan &plan)
-{
-    {
-        r.try_claim(n, p)
-    }
-    noexcept->std::same_as<doca_error_t>;
-    {
-        p->task
-        } -> std::convertible_to<uint32_t>;
-    {
-        r.write(*p, src, n, plan)
-    }
-    noexcept->std::same_as<doca_error_t>;
-    {c.task = 0, c.producer_id = 0, c.imm_len = 0, c.status = 0, c.len = 0};
-    {
-        r.complete(c, wake)
-    }
-    noexcept->std::same_as<doca_error_t>;
-    {
-        r.wake()
-    }
-    noexcept;
-    {
-        r.expired()
-    }
-    noexcept->std::same_as<bool>;
-};
+concept remote_consumer_data_path =
+    requires(const R &r, uint64_t n, typename R::posted *p, typename R::completion c, bool *wake,
+             const void *src, const write_plan &plan) {
+        { r.try_claim(n, p) } noexcept -> std::same_as<doca_error_t>;
+        { p->task } -> std::convertible_to<uint32_t>;
+        { r.write(*p, src, n, plan) } noexcept -> std::same_as<doca_error_t>;
+        { c.task = 0, c.producer_id = 0, c.imm_len = 0, c.status = 0, c.len = 0 };
+        { r.complete(c, wake) } noexcept -> std::same_as<doca_error_t>;
+        { r.wake() } noexcept;
+        { r.expired() } noexcept -> std::same_as<bool>;
+    };
+
+// clang-format on
 
 } // namespace softcomch::transport

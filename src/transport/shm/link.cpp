@@ -27,6 +27,46 @@ void close_fds(int *fds, size_t n) noexcept
             ::close(fds[i]);
 }
 
+// Encodes `m` and sends it on `sock` with `nfds` descriptors: the first error of the two.
+template <class Msg>
+doca_error_t send_wire(int sock, const Msg &m, const int *fds = nullptr, size_t nfds = 0) noexcept
+{
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    doca_error_t rc = wire::encode(m, buf, sizeof buf, &len);
+    if (rc == DOCA_SUCCESS)
+        rc = send_msg(sock, buf, len, fds, nfds);
+    return rc;
+}
+
+// One datagram received on a socket, with the descriptors that came with it (the caller's to
+// close or keep).
+struct datagram {
+    uint8_t buf[wire::k_max_message_size];
+    size_t len = 0;
+    int fds[k_max_msg_fds];
+    size_t nfds = 0;
+
+    doca_error_t receive(int sock) noexcept
+    {
+        return recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+    }
+    void close_all() noexcept { close_fds(fds, nfds); }
+};
+
+// The memory fields of a CONSUMER_ANNOUNCE are a memory_desc, flattened (wire.hpp): copies them
+// from one to the other, either way.
+template <class To, class From> void copy_memory_fields(To &to, const From &from) noexcept
+{
+    to.mechanism = from.mechanism;
+    to.pid = from.pid;
+    to.addr = from.addr;
+    to.len = from.len;
+    to.map_base = from.map_base;
+    to.map_size = from.map_size;
+    to.file_offset = from.file_offset;
+}
+
 } // namespace
 
 // ---- link ----
@@ -82,11 +122,8 @@ unsigned link::service(link_handler &h)
     slow_pending_ = false;
     unsigned work = 0;
     for (;;) {
-        uint8_t buf[wire::k_max_message_size];
-        size_t len = 0;
-        int fds[k_max_msg_fds];
-        size_t nfds = 0;
-        doca_error_t rc = recv_msg(sock_.get(), buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+        datagram d;
+        doca_error_t rc = d.receive(sock_.get());
         if (rc == DOCA_ERROR_AGAIN)
             break;
         if (rc != DOCA_SUCCESS) {
@@ -96,12 +133,12 @@ unsigned link::service(link_handler &h)
         }
         ++work;
         wire::message m;
-        rc = wire::decode_any(buf, len, &m);
+        rc = wire::decode_any(d.buf, d.len, &m);
         if (rc == DOCA_SUCCESS && std::holds_alternative<wire::consumer_announce_msg>(m)) {
-            receive_announce(h, std::get<wire::consumer_announce_msg>(m), fds, nfds);
+            receive_announce(h, std::get<wire::consumer_announce_msg>(m), d.fds, d.nfds);
             continue;
         }
-        close_fds(fds, nfds);
+        d.close_all();
         if (rc != DOCA_SUCCESS)
             h.message_dropped(rc);
         else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m))
@@ -127,13 +164,7 @@ void link::receive_announce(link_handler &h, const wire::consumer_announce_msg &
     doca_error_t rc = nfds == (shared ? 3u : 2u) ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
     if (rc == DOCA_SUCCESS) {
         memory_desc d{};
-        d.mechanism = m.mechanism;
-        d.pid = m.pid;
-        d.addr = m.addr;
-        d.len = m.len;
-        d.map_base = m.map_base;
-        d.map_size = m.map_size;
-        d.file_offset = m.file_offset;
+        copy_memory_fields(d, m);
         rc = remote_consumer::attach(m.consumer_id, m.imm_data_len, chan_fd.get(), m.channel_size,
                                      mem_fd.get(), d, softcomch::event_fd(std::move(event_fd)), r);
     }
@@ -155,21 +186,10 @@ doca_error_t link::announce(const transport::consumer_endpoint &c,
     m.consumer_id = ep.params().consumer_id;
     m.imm_data_len = ep.params().imm_data_len;
     m.channel_size = ep.channel().size();
-    m.mechanism = d.mechanism;
-    m.pid = d.pid;
-    m.addr = d.addr;
-    m.len = d.len;
-    m.map_base = d.map_base;
-    m.map_size = d.map_size;
-    m.file_offset = d.file_offset;
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    int fds[3] = {ep.channel().fd(), ep.event_handle(), exp.range.fd.get()};
-    size_t nfds = d.mechanism == uint32_t(memory_mechanism::shared) ? 3 : 2;
-    doca_error_t rc = wire::encode(m, buf, sizeof buf, &len);
-    if (rc == DOCA_SUCCESS)
-        rc = send_msg(sock_.get(), buf, len, fds, nfds);
-    return rc;
+    copy_memory_fields(m, d);
+    const int fds[3] = {ep.channel().fd(), ep.event_handle(), exp.range.fd.get()};
+    const size_t nfds = d.mechanism == uint32_t(memory_mechanism::shared) ? 3 : 2;
+    return send_wire(sock_.get(), m, fds, nfds);
 }
 
 void link::acknowledge(uint32_t consumer_id, doca_error_t status) noexcept
@@ -177,20 +197,14 @@ void link::acknowledge(uint32_t consumer_id, doca_error_t status) noexcept
     wire::consumer_ack_msg a;
     a.consumer_id = consumer_id;
     a.status = uint32_t(status);
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    if (wire::encode(a, buf, sizeof buf, &len) == DOCA_SUCCESS)
-        send_msg(sock_.get(), buf, len, nullptr, 0);
+    (void)send_wire(sock_.get(), a);
 }
 
 void link::expire(uint32_t consumer_id) noexcept
 {
     wire::consumer_expire_msg m;
     m.consumer_id = consumer_id;
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    if (wire::encode(m, buf, sizeof buf, &len) == DOCA_SUCCESS)
-        send_msg(sock_.get(), buf, len, nullptr, 0);
+    (void)send_wire(sock_.get(), m);
 }
 
 // ---- server side ----
@@ -203,25 +217,22 @@ size_t pending::handles(watch_handle (&out)[k_max_handles]) const noexcept
 
 doca_error_t pending::read_hello(hello_info &hello)
 {
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    int fds[k_max_msg_fds];
-    size_t nfds = 0;
-    doca_error_t rc = recv_msg(sock_.get(), buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+    datagram d;
+    doca_error_t rc = d.receive(sock_.get());
     if (rc != DOCA_SUCCESS)
         return rc;
     wire::hello_msg m;
-    rc = wire::decode(buf, len, &m);
-    if (rc != DOCA_SUCCESS || nfds != wire::fds_for(wire::msg_type::hello)) {
-        close_fds(fds, nfds);
+    rc = wire::decode(d.buf, d.len, &m);
+    if (rc != DOCA_SUCCESS || d.nfds != wire::fds_for(wire::msg_type::hello)) {
+        d.close_all();
         return rc != DOCA_SUCCESS ? rc : DOCA_ERROR_INVALID_VALUE;
     }
     if (m.proto_min > wire::k_protocol_version || m.proto_max < wire::k_protocol_version) {
-        close_fds(fds, nfds);
+        d.close_all();
         reject(DOCA_ERROR_UNSUPPORTED_VERSION, "unsupported protocol version");
         return DOCA_ERROR_UNSUPPORTED_VERSION;
     }
-    peer_event_ = softcomch::event_fd(unique_fd(fds[0]));
+    peer_event_ = softcomch::event_fd(unique_fd(d.fds[0]));
     hello.pid = int(m.client_pid);
     hello.bluefield = std::move(m.bluefield);
     hello.host_function = std::move(m.host_function);
@@ -236,10 +247,7 @@ void pending::reject(doca_error_t reason, const std::string &text) noexcept
     wire::reject_msg m;
     m.reason = reason;
     m.text = text.substr(0, wire::k_max_text_len);
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    if (wire::encode(m, buf, sizeof buf, &len) == DOCA_SUCCESS)
-        send_msg(sock_.get(), buf, len, nullptr, 0);
+    (void)send_wire(sock_.get(), m);
 }
 
 doca_error_t pending::accept(const link_params &mine, const hello_info &hello, uint64_t id,
@@ -275,12 +283,8 @@ doca_error_t pending::accept(const link_params &mine, const hello_info &hello, u
     m.s2c_limit = sp.rings[s2c].limit;
     m.max_record = sp.rings[c2s].max_record;
     m.segment_size = l->segment_.size();
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    if ((rc = wire::encode(m, buf, sizeof buf, &len)) != DOCA_SUCCESS)
-        return rc;
-    int fds[2] = {l->segment_.fd(), l->my_event_.fd()};
-    if ((rc = send_msg(sock_.get(), buf, len, fds, 2)) != DOCA_SUCCESS)
+    const int fds[2] = {l->segment_.fd(), l->my_event_.fd()};
+    if ((rc = send_wire(sock_.get(), m, fds, 2)) != DOCA_SUCCESS)
         return rc;
     // The client holds its own descriptor now; the mapping keeps the memory alive for us.
     l->segment_.release_fd();
@@ -378,13 +382,8 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         m.bluefield = key_.bluefield;
         m.host_function = key_.host_function;
         m.server_name = key_.name;
-        uint8_t buf[wire::k_max_message_size];
-        size_t len = 0;
-        doca_error_t rc = wire::encode(m, buf, sizeof buf, &len);
-        int fd = my_event_.fd();
-        if (rc == DOCA_SUCCESS)
-            rc = send_msg(sock_.get(), buf, len, &fd, 1);
-        if (rc != DOCA_SUCCESS) {
+        const int fd = my_event_.fd();
+        if (send_wire(sock_.get(), m, &fd, 1) != DOCA_SUCCESS) {
             // The server went away between connect and hello: look for it again later.
             reset();
             return result::no_server;
@@ -392,11 +391,8 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         hello_sent_ = true;
     }
 
-    uint8_t buf[wire::k_max_message_size];
-    size_t len = 0;
-    int fds[k_max_msg_fds];
-    size_t nfds = 0;
-    doca_error_t rc = recv_msg(sock_.get(), buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+    datagram d;
+    doca_error_t rc = d.receive(sock_.get());
     if (rc == DOCA_ERROR_AGAIN)
         return result::in_progress;
     if (rc == DOCA_ERROR_CONNECTION_RESET) {
@@ -410,29 +406,29 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         return result::failed;
     }
     wire::message msg;
-    rc = wire::decode_any(buf, len, &msg);
+    rc = wire::decode_any(d.buf, d.len, &msg);
     if (rc != DOCA_SUCCESS) {
-        close_fds(fds, nfds);
+        d.close_all();
         why = std::string("invalid handshake reply from the server: ") + softcomch::error_name(rc);
         reset();
         return result::failed;
     }
     if (auto *rej = std::get_if<wire::reject_msg>(&msg)) {
-        close_fds(fds, nfds);
+        d.close_all();
         why = rej->text + " (" + softcomch::error_name(rej->reason) + ")";
         reset();
         return result::rejected;
     }
     auto *acc = std::get_if<wire::accept_msg>(&msg);
-    if (!acc || nfds != 2) {
-        close_fds(fds, nfds);
+    if (!acc || d.nfds != 2) {
+        d.close_all();
         why = "unexpected handshake reply from the server";
         reset();
         return result::failed;
     }
     std::unique_ptr<link> l(new link());
-    unique_fd seg_fd(fds[0]);
-    l->peer_event_ = softcomch::event_fd(unique_fd(fds[1]));
+    unique_fd seg_fd(d.fds[0]);
+    l->peer_event_ = softcomch::event_fd(unique_fd(d.fds[1]));
     rc = segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
     if (rc == DOCA_SUCCESS)
         rc = l->segment_.producer(c2s, l->tx_);
