@@ -155,45 +155,36 @@ void destroy_cmd_tree(sa::state &s, doca_argp_cmd *c)
     drop_from_pool(s.cmd_pool_, c);
 }
 
-// Common to the void setters: NULL, unknown and registered params are refused with a log line.
-doca_argp_param *settable_param(doca_argp_param *param, const char *fn)
+// Common to the void setters: NULL, unknown and registered objects are refused with a log line.
+// `arg` names the argument, `noun` the kind of object, `creator` the function that makes one.
+template <typename T>
+T *settable(T *obj, const char *fn, const char *arg, const char *noun, const char *creator)
 {
     const sa::state *s = sa::current();
-    if (param == nullptr) {
-        SC_LOG_ERR("%s: param is NULL", fn);
+    if (obj == nullptr) {
+        SC_LOG_ERR("%s: %s is NULL", fn, arg);
         return nullptr;
     }
-    if (s == nullptr || !sa::owns(*s, param)) {
-        SC_LOG_ERR("%s: unknown param %p (not created by doca_argp_param_create, or already "
-                   "destroyed)",
-                   fn, static_cast<void *>(param));
+    if (s == nullptr || !sa::owns(*s, obj)) {
+        SC_LOG_ERR("%s: unknown %s %p (not created by %s, or already destroyed)", fn, noun,
+                   static_cast<void *>(obj), creator);
         return nullptr;
     }
-    if (param->registered_) {
-        SC_LOG_ERR("%s: param is already registered and can no longer change", fn);
+    if (obj->registered_) {
+        SC_LOG_ERR("%s: %s is already registered and can no longer change", fn, noun);
         return nullptr;
     }
-    return param;
+    return obj;
+}
+
+doca_argp_param *settable_param(doca_argp_param *param, const char *fn)
+{
+    return settable(param, fn, "param", "param", "doca_argp_param_create");
 }
 
 doca_argp_cmd *settable_cmd(doca_argp_cmd *cmd, const char *fn)
 {
-    const sa::state *s = sa::current();
-    if (cmd == nullptr) {
-        SC_LOG_ERR("%s: cmd is NULL", fn);
-        return nullptr;
-    }
-    if (s == nullptr || !sa::owns(*s, cmd)) {
-        SC_LOG_ERR("%s: unknown command %p (not created by doca_argp_cmd_create, or already "
-                   "destroyed)",
-                   fn, static_cast<void *>(cmd));
-        return nullptr;
-    }
-    if (cmd->registered_) {
-        SC_LOG_ERR("%s: command is already registered and can no longer change", fn);
-        return nullptr;
-    }
-    return cmd;
+    return settable(cmd, fn, "cmd", "command", "doca_argp_cmd_create");
 }
 
 void set_string(std::string doca_argp_param::*field, doca_argp_param *param, const char *value,
@@ -271,6 +262,36 @@ doca_error_t link_cmd(sa::state &s, doca_argp_cmd &parent, doca_argp_cmd *cmd, c
     return DOCA_SUCCESS;
 }
 
+// Runs `body` on the parser inside guard: BAD_STATE when doca_argp_init has not run.
+template <typename Fn> doca_error_t with_parser(const char *fn, Fn &&body)
+{
+    return guard(fn, [&]() -> doca_error_t {
+        sa::state *s = sa::current();
+        if (s == nullptr)
+            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
+        return body(*s);
+    });
+}
+
+// Registration ends with doca_argp_start.
+doca_error_t check_not_started(const sa::state &s, const char *fn)
+{
+    if (s.started_)
+        SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: doca_argp_start already ran", fn);
+    return DOCA_SUCCESS;
+}
+
+// A callback slot of the parser: NULL refused, then stored.
+template <typename Cb> doca_error_t set_callback(const char *fn, Cb callback, Cb sa::state::*slot)
+{
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
+        if (callback == nullptr)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: callback is NULL", fn);
+        s.*slot = callback;
+        return DOCA_SUCCESS;
+    });
+}
+
 } // namespace
 
 extern "C" {
@@ -303,76 +324,49 @@ doca_error_t doca_argp_init(const char *program_name, void *program_config)
 doca_error_t doca_argp_register_param(struct doca_argp_param *input_param)
 {
     const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
         if (input_param == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: input_param is NULL", fn);
-        if (s->started_)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: doca_argp_start already ran", fn);
-        return link_param(*s, s->root_, input_param, fn);
+        if (doca_error_t rc = check_not_started(s, fn); rc != DOCA_SUCCESS)
+            return rc;
+        return link_param(s, s.root_, input_param, fn);
     });
 }
 
 doca_error_t doca_argp_register_cmd(struct doca_argp_cmd *input_cmd)
 {
     const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
         if (input_cmd == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: input_cmd is NULL", fn);
-        if (s->started_)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: doca_argp_start already ran", fn);
-        return link_cmd(*s, s->root_, input_cmd, fn);
+        if (doca_error_t rc = check_not_started(s, fn); rc != DOCA_SUCCESS)
+            return rc;
+        return link_cmd(s, s.root_, input_cmd, fn);
     });
 }
 
 doca_error_t doca_argp_register_version_callback(doca_argp_param_cb_t callback)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
-        if (callback == nullptr)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: callback is NULL", fn);
-        s->version_cb_ = callback;
-        return DOCA_SUCCESS;
-    });
+    return set_callback(__func__, callback, &sa::state::version_cb_);
 }
 
 doca_error_t doca_argp_register_validation_callback(doca_argp_validation_cb_t callback)
 {
-    const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
-        if (callback == nullptr)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: callback is NULL", fn);
-        s->validation_cb_ = callback;
-        return DOCA_SUCCESS;
-    });
+    return set_callback(__func__, callback, &sa::state::validation_cb_);
 }
 
 doca_error_t doca_argp_register_logger_callback(doca_argp_logger_cb_t callback)
 {
     const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
         if (callback == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: callback is NULL", fn);
-        if (s->logger_cb_ != nullptr)
+        if (s.logger_cb_ != nullptr)
             SC_REFUSE(DOCA_ERROR_ALREADY_EXIST,
                       "%s: a logger callback is already registered "
                       "(doca_argp_disable_logger_callback first)",
                       fn);
-        s->logger_cb_ = callback;
+        s.logger_cb_ = callback;
         return DOCA_SUCCESS;
     });
 }
@@ -380,13 +374,10 @@ doca_error_t doca_argp_register_logger_callback(doca_argp_logger_cb_t callback)
 doca_error_t doca_argp_disable_logger_callback(void)
 {
     const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
-        if (s->logger_cb_ == nullptr)
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
+        if (s.logger_cb_ == nullptr)
             SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: no logger callback is registered", fn);
-        s->logger_cb_ = nullptr;
+        s.logger_cb_ = nullptr;
         return DOCA_SUCCESS;
     });
 }
@@ -608,38 +599,32 @@ doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd,
                                           struct doca_argp_param *input_param)
 {
     const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
         if (cmd == nullptr || input_param == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, cmd ? "input_param" : "cmd");
-        if (!sa::owns(*s, cmd))
+        if (!sa::owns(s, cmd))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn,
                       static_cast<void *>(cmd));
-        if (s->started_)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: doca_argp_start already ran", fn);
-        return link_param(*s, *cmd, input_param, fn);
+        if (doca_error_t rc = check_not_started(s, fn); rc != DOCA_SUCCESS)
+            return rc;
+        return link_param(s, *cmd, input_param, fn);
     });
 }
 
 doca_error_t doca_argp_cmd_register_cmd(struct doca_argp_cmd *cmd, struct doca_argp_cmd *input_cmd)
 {
     const char *const fn = __func__;
-    return guard(fn, [&]() -> doca_error_t {
-        sa::state *s = sa::current();
-        if (s == nullptr)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the parser is not initialised", fn);
+    return with_parser(fn, [&](sa::state &s) -> doca_error_t {
         if (cmd == nullptr || input_cmd == nullptr)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, cmd ? "input_cmd" : "cmd");
-        if (!sa::owns(*s, cmd))
+        if (!sa::owns(s, cmd))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown command %p", fn,
                       static_cast<void *>(cmd));
         if (cmd == input_cmd)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: a command cannot contain itself", fn);
-        if (s->started_)
-            SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: doca_argp_start already ran", fn);
-        return link_cmd(*s, *cmd, input_cmd, fn);
+        if (doca_error_t rc = check_not_started(s, fn); rc != DOCA_SUCCESS)
+            return rc;
+        return link_cmd(s, *cmd, input_cmd, fn);
     });
 }
 

@@ -39,30 +39,22 @@ comch_ctx::~comch_ctx()
 
 doca_error_t comch_ctx::set_max_msg_size(uint32_t size, const char *func)
 {
-    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc = require_idle_in_range(func, "max message size", size,
+                                                dev_->info()->comch().max_msg_size,
+                                                "doca_comch_cap_get_max_msg_size");
+        rc != DOCA_SUCCESS)
         return rc;
-    uint32_t cap = dev_->info()->comch().max_msg_size;
-    if (size == 0 || size > cap) {
-        SC_LOG_ERR("%s: max message size %u is out of range (1..%u, the device cap; see "
-                   "doca_comch_cap_get_max_msg_size)",
-                   func, size, cap);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
     max_msg_size_ = size;
     return DOCA_SUCCESS;
 }
 
 doca_error_t comch_ctx::set_recv_queue_size(uint32_t size, const char *func)
 {
-    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc = require_idle_in_range(func, "receive queue size", size,
+                                                dev_->info()->comch().max_recv_queue_size,
+                                                "doca_comch_cap_get_max_recv_queue_size");
+        rc != DOCA_SUCCESS)
         return rc;
-    uint32_t cap = dev_->info()->comch().max_recv_queue_size;
-    if (size == 0 || size > cap) {
-        SC_LOG_ERR("%s: receive queue size %u is out of range (1..%u, see "
-                   "doca_comch_cap_get_max_recv_queue_size)",
-                   func, size, cap);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
     recv_queue_size_ = size;
     return DOCA_SUCCESS;
 }
@@ -71,19 +63,11 @@ doca_error_t comch_ctx::task_send_set_conf(doca_comch_task_send_completion_cb_t 
                                            doca_comch_task_send_completion_cb_t err, uint32_t num,
                                            const char *func)
 {
-    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc = check_task_conf(func, ok && err, "number of send tasks", num,
+                                          dev_->info()->comch().max_send_tasks,
+                                          "doca_comch_cap_get_max_send_tasks");
+        rc != DOCA_SUCCESS)
         return rc;
-    if (!ok || !err) {
-        SC_LOG_ERR("%s: both the completion and the error callback are required", func);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
-    uint32_t cap = dev_->info()->comch().max_send_tasks;
-    if (num == 0 || num > cap) {
-        SC_LOG_ERR(
-            "%s: %u send tasks is out of range (1..%u, see doca_comch_cap_get_max_send_tasks)",
-            func, num, cap);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
     send_pool_.configure(static_cast<doca_ctx *>(this), num, &comch_ctx::invoke_send);
     send_ok_cb_ = ok;
     send_err_cb_ = err;

@@ -56,4 +56,7 @@ struct doca_comch_connection {
     softcomch::comch::watch_set watch_;
 
     bool is_open() const noexcept { return state_ == state::open; }
+    // Producers and consumers are created only on an open connection of a RUNNING context:
+    // BAD_STATE otherwise, with a line naming `func`.
+    doca_error_t require_established(const char *func) const noexcept;
 };

@@ -21,16 +21,38 @@ namespace {
 constexpr unsigned k_completion_budget = 64;
 } // namespace
 
+doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap *mmap,
+                                         const char *func, doca_comch_consumer **out)
+{
+    if (doca_error_t rc = conn->require_established(func); rc != DOCA_SUCCESS)
+        return rc;
+    if (!mmap->started()) {
+        SC_LOG_ERR("%s: the mmap is not started (doca_mmap_start)", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    uint32_t max = conn->owner_->dev()->info()->comch().max_consumers;
+    uint32_t id = 0;
+    if (!conn->fast_.consumers.take(max, id)) {
+        SC_LOG_ERR("%s: the connection already has %u consumers (the maximum)", func, max);
+        return DOCA_ERROR_NO_MEMORY;
+    }
+    try {
+        *out = new doca_comch_consumer(conn, mmap, id);
+    } catch (...) {
+        conn->fast_.consumers.give_back();
+        throw;
+    }
+    return DOCA_SUCCESS;
+}
+
 doca_comch_consumer::doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id)
     : doca_ctx("comch consumer"), conn_(conn), mmap_(mmap), id_(id)
-{
-    conn_->fast_.live_consumers.fetch_add(1, std::memory_order_relaxed);
-}
+{}
 
 doca_comch_consumer::~doca_comch_consumer()
 {
     release_transport();
-    conn_->fast_.live_consumers.fetch_sub(1, std::memory_order_relaxed);
+    conn_->fast_.consumers.give_back();
 }
 
 doca_error_t doca_comch_consumer::set_imm_data_len(uint32_t len, const char *func)
@@ -53,19 +75,12 @@ doca_comch_consumer::task_post_recv_set_conf(doca_comch_consumer_task_post_recv_
                                              doca_comch_consumer_task_post_recv_completion_cb_t err,
                                              uint32_t num, const char *func)
 {
-    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc =
+            check_task_conf(func, ok && err, "number of post-receive tasks", num,
+                            conn_->owner_->dev()->info()->comch().consumer_max_num_tasks,
+                            "doca_comch_consumer_cap_get_max_num_tasks");
+        rc != DOCA_SUCCESS)
         return rc;
-    if (!ok || !err) {
-        SC_LOG_ERR("%s: both the completion and the error callback are required", func);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
-    uint32_t cap = conn_->owner_->dev()->info()->comch().consumer_max_num_tasks;
-    if (num == 0 || num > cap) {
-        SC_LOG_ERR("%s: %u post-receive tasks is out of range (1..%u, see "
-                   "doca_comch_consumer_cap_get_max_num_tasks)",
-                   func, num, cap);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
     pool_.configure(static_cast<doca_ctx *>(this), num, &doca_comch_consumer::invoke);
     ok_cb_ = ok;
     err_cb_ = err;

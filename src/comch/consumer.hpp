@@ -37,7 +37,10 @@ struct doca_comch_consumer_task_post_recv : doca_task {
 };
 
 struct doca_comch_consumer final : doca_ctx {
-    doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id);
+    // doca_comch_consumer_create once the C API checked the handles: the connection must be
+    // established and below its consumer limit, the mmap started.
+    static doca_error_t create(doca_comch_connection *conn, doca_mmap *mmap, const char *func,
+                               doca_comch_consumer **out);
     ~doca_comch_consumer() override;
 
     uint32_t id() const noexcept { return id_; }
@@ -71,6 +74,8 @@ protected:
     bool quiesce() override;
 
 private:
+    // Takes the slot `id` the connection gave it (create); the destructor gives it back.
+    doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id);
     static void invoke(doca_task *t);
     // The data path, instantiated for the endpoint's concrete class (transport/registry.hpp).
     template <class Endpoint> unsigned drain_completions(Endpoint &q);

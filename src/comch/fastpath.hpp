@@ -25,14 +25,34 @@ struct remote_consumer {
     std::atomic<bool> expired{false}; // set when its expiry arrived (link_handler)
 };
 
+// The ids and the live count of one kind of fast-path object (consumers or producers) on a
+// connection.
+struct endpoint_slots {
+    std::atomic<uint32_t> next_id{1};
+    std::atomic<uint32_t> live{0};
+
+    // Takes a slot and the next id, or returns false when `max` are live. The check and the
+    // take are one step, so threads creating at once cannot overshoot the limit.
+    bool take(uint32_t max, uint32_t &id) noexcept
+    {
+        uint32_t n = live.load(std::memory_order_relaxed);
+        do {
+            if (n >= max)
+                return false;
+        } while (!live.compare_exchange_weak(n, n + 1, std::memory_order_relaxed));
+        id = next_id.fetch_add(1, std::memory_order_relaxed);
+        return true;
+    }
+    void give_back() noexcept { live.fetch_sub(1, std::memory_order_relaxed); }
+    uint32_t count() const noexcept { return live.load(std::memory_order_relaxed); }
+};
+
 struct fast_registry {
     std::mutex mu;
     std::unordered_map<uint32_t, std::shared_ptr<remote_consumer>> remote; // by consumer id
     std::unordered_map<uint32_t, doca_comch_consumer *> local;             // by consumer id
-    std::atomic<uint32_t> next_consumer_id{1};
-    std::atomic<uint32_t> next_producer_id{1};
-    std::atomic<uint32_t> live_consumers{0};
-    std::atomic<uint32_t> live_producers{0};
+    endpoint_slots consumers;
+    endpoint_slots producers;
     // Bumped whenever a remote consumer expires: producers revalidate their cached entry.
     std::atomic<uint64_t> generation{0};
 

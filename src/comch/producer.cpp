@@ -22,15 +22,33 @@ namespace {
 constexpr uint32_t k_complete_spins = 1u << 20;
 } // namespace
 
+doca_error_t doca_comch_producer::create(doca_comch_connection *conn, const char *func,
+                                         doca_comch_producer **out)
+{
+    if (doca_error_t rc = conn->require_established(func); rc != DOCA_SUCCESS)
+        return rc;
+    uint32_t max = conn->owner_->dev()->info()->comch().max_producers;
+    uint32_t id = 0;
+    if (!conn->fast_.producers.take(max, id)) {
+        SC_LOG_ERR("%s: the connection already has %u producers (the maximum)", func, max);
+        return DOCA_ERROR_NO_MEMORY;
+    }
+    try {
+        *out = new doca_comch_producer(conn, id);
+    } catch (...) {
+        conn->fast_.producers.give_back();
+        throw;
+    }
+    return DOCA_SUCCESS;
+}
+
 doca_comch_producer::doca_comch_producer(doca_comch_connection *conn, uint32_t id)
     : doca_ctx("comch producer"), conn_(conn), id_(id)
-{
-    conn_->fast_.live_producers.fetch_add(1, std::memory_order_relaxed);
-}
+{}
 
 doca_comch_producer::~doca_comch_producer()
 {
-    conn_->fast_.live_producers.fetch_sub(1, std::memory_order_relaxed);
+    conn_->fast_.producers.give_back();
 }
 
 doca_error_t
@@ -38,19 +56,12 @@ doca_comch_producer::task_send_set_conf(doca_comch_producer_task_send_completion
                                         doca_comch_producer_task_send_completion_cb_t err,
                                         uint32_t num, const char *func)
 {
-    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc =
+            check_task_conf(func, ok && err, "number of send tasks", num,
+                            conn_->owner_->dev()->info()->comch().producer_max_num_tasks,
+                            "doca_comch_producer_cap_get_max_num_tasks");
+        rc != DOCA_SUCCESS)
         return rc;
-    if (!ok || !err) {
-        SC_LOG_ERR("%s: both the completion and the error callback are required", func);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
-    uint32_t cap = conn_->owner_->dev()->info()->comch().producer_max_num_tasks;
-    if (num == 0 || num > cap) {
-        SC_LOG_ERR("%s: %u send tasks is out of range (1..%u, see "
-                   "doca_comch_producer_cap_get_max_num_tasks)",
-                   func, num, cap);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
     pool_.configure(static_cast<doca_ctx *>(this), num, &doca_comch_producer::invoke);
     ok_cb_ = ok;
     err_cb_ = err;

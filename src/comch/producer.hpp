@@ -31,7 +31,10 @@ struct doca_comch_producer_task_send : doca_task {
 };
 
 struct doca_comch_producer final : doca_ctx {
-    doca_comch_producer(doca_comch_connection *conn, uint32_t id);
+    // doca_comch_producer_create once the C API checked the handle: the connection must be
+    // established and below its producer limit.
+    static doca_error_t create(doca_comch_connection *conn, const char *func,
+                               doca_comch_producer **out);
     ~doca_comch_producer() override;
 
     uint32_t id() const noexcept { return id_; }
@@ -54,6 +57,8 @@ protected:
     bool quiesce() override { return true; }
 
 private:
+    // Takes the slot `id` the connection gave it (create); the destructor gives it back.
+    doca_comch_producer(doca_comch_connection *conn, uint32_t id);
     static void invoke(doca_task *t);
     softcomch::comch::remote_consumer *lookup(uint32_t consumer_id);
     // The send once the consumer is known, instantiated for its concrete class

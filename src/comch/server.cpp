@@ -310,8 +310,8 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
         SC_LOG_ERR("doca_comch_server_disconnect: the connection is already closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
-    uint32_t consumers = conn->fast_.live_consumers.load(std::memory_order_relaxed);
-    uint32_t producers = conn->fast_.live_producers.load(std::memory_order_relaxed);
+    uint32_t consumers = conn->fast_.consumers.count();
+    uint32_t producers = conn->fast_.producers.count();
     if (consumers || producers) {
         SC_LOG_ERR("doca_comch_server_disconnect: %u consumer(s) and %u producer(s) still use the "
                    "connection; "

@@ -42,6 +42,31 @@ doca_error_t doca_ctx::require_idle(const char *func) const noexcept
     return DOCA_ERROR_BAD_STATE;
 }
 
+doca_error_t doca_ctx::require_idle_in_range(const char *func, const char *what, uint32_t value,
+                                             uint32_t cap, const char *cap_fn) const noexcept
+{
+    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+        return rc;
+    if (value != 0 && value <= cap)
+        return DOCA_SUCCESS;
+    SC_LOG_ERR("%s: %s %u is out of range (1..%u, the device cap; see %s)", func, what, value, cap,
+               cap_fn);
+    return DOCA_ERROR_INVALID_VALUE;
+}
+
+doca_error_t doca_ctx::check_task_conf(const char *func, bool both_callbacks, const char *what,
+                                       uint32_t num, uint32_t cap,
+                                       const char *cap_fn) const noexcept
+{
+    if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
+        return rc;
+    if (!both_callbacks) {
+        SC_LOG_ERR("%s: both the completion and the error callback are required", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    return require_idle_in_range(func, what, num, cap, cap_fn);
+}
+
 void doca_ctx::set_state(doca_ctx_states next)
 {
     doca_ctx_states prev = state_;

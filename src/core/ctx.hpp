@@ -73,6 +73,13 @@ struct doca_ctx {
 
     // Refuses configuration calls outside IDLE, with a log line naming the call.
     doca_error_t require_idle(const char *func) const noexcept;
+    // A configuration value bounded by a device cap: IDLE, then 1..cap, else INVALID_VALUE with
+    // a line naming `what` and the query that reports the cap (`cap_fn`).
+    doca_error_t require_idle_in_range(const char *func, const char *what, uint32_t value,
+                                       uint32_t cap, const char *cap_fn) const noexcept;
+    // The task_*_set_conf shape: IDLE, both callbacks given, 1..cap tasks.
+    doca_error_t check_task_conf(const char *func, bool both_callbacks, const char *what,
+                                 uint32_t num, uint32_t cap, const char *cap_fn) const noexcept;
 
     // ---- implemented by concrete contexts ----
 

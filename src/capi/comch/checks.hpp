@@ -14,15 +14,6 @@
 
 namespace softcomch::capi {
 
-// The connection must be open and its owner RUNNING to carry producers and consumers.
-inline doca_error_t check_connection(const doca_comch_connection *conn)
-{
-    if (!conn->is_open() || conn->owner_->state() != DOCA_CTX_STATE_RUNNING)
-        SC_REFUSE(DOCA_ERROR_BAD_STATE, "%s: the connection is not established (or is closing)",
-                  api_function());
-    return DOCA_SUCCESS;
-}
-
 template <typename Fn>
 inline doca_error_t cap_u32(const char *func, const doca_devinfo *devinfo, uint32_t *out, Fn &&get)
 {

@@ -13,7 +13,6 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::capi::cap_u32;
-using softcomch::capi::check_connection;
 using softcomch::capi::delegate;
 using softcomch::capi::destroy_idle;
 using softcomch::capi::fastpath_supported;
@@ -36,19 +35,7 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
         SC_REQUIRE(comch_connection);
         SC_REQUIRE(buf_mmap);
         SC_CHECK_NOT_NULL(consumer);
-        if (doca_error_t rc = check_connection(comch_connection); rc != DOCA_SUCCESS)
-            return rc;
-        if (!buf_mmap->started())
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the mmap is not started (doca_mmap_start)",
-                      api_function());
-        uint32_t max = comch_connection->owner_->dev()->info()->comch().max_consumers;
-        if (comch_connection->fast_.live_consumers.load() >= max)
-            SC_REFUSE(DOCA_ERROR_NO_MEMORY,
-                      "%s: the connection already has %u consumers (the maximum)", api_function(),
-                      max);
-        uint32_t id = comch_connection->fast_.next_consumer_id.fetch_add(1);
-        *consumer = new doca_comch_consumer(comch_connection, buf_mmap, id);
-        return DOCA_SUCCESS;
+        return doca_comch_consumer::create(comch_connection, buf_mmap, api_function(), consumer);
     });
 }
 

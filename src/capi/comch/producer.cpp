@@ -13,7 +13,6 @@
 using softcomch::api_function;
 using softcomch::guard;
 using softcomch::capi::cap_u32;
-using softcomch::capi::check_connection;
 using softcomch::capi::delegate;
 using softcomch::capi::destroy_idle;
 using softcomch::capi::fastpath_supported;
@@ -34,16 +33,7 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_connection);
         SC_CHECK_NOT_NULL(producer);
-        if (doca_error_t rc = check_connection(comch_connection); rc != DOCA_SUCCESS)
-            return rc;
-        uint32_t max = comch_connection->owner_->dev()->info()->comch().max_producers;
-        if (comch_connection->fast_.live_producers.load() >= max)
-            SC_REFUSE(DOCA_ERROR_NO_MEMORY,
-                      "%s: the connection already has %u producers (the maximum)", api_function(),
-                      max);
-        uint32_t id = comch_connection->fast_.next_producer_id.fetch_add(1);
-        *producer = new doca_comch_producer(comch_connection, id);
-        return DOCA_SUCCESS;
+        return doca_comch_producer::create(comch_connection, api_function(), producer);
     });
 }
 
