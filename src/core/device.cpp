@@ -9,6 +9,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "common/hex.hpp"
 #include "common/log.hpp"
 #include "core/topology.hpp"
 
@@ -49,34 +50,6 @@ const char *bf_mode_name(bf_mode m) noexcept
 // ------------------------------------------------------------------------------------------------
 // PCI addresses
 // ------------------------------------------------------------------------------------------------
-
-namespace {
-
-int hex_digit(char c) noexcept
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-// Reads `n` hex digits at `p`; -1 if any is not one.
-long hex_field(const char *p, int n) noexcept
-{
-    long v = 0;
-    for (int i = 0; i < n; ++i) {
-        int d = hex_digit(p[i]);
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-} // namespace
 
 bool canonical_pci_addr(const char *in, std::string &out) noexcept
 {

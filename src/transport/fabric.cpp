@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/fabric.hpp"
 
+#include "common/hex.hpp"
 #include "common/log.hpp"
 #include "common/posix.hpp"
 #include "common/unique_fd.hpp"
@@ -96,17 +97,6 @@ std::string escape(const std::string &v)
     return out;
 }
 
-int hex_digit(char c) noexcept
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool unescape(std::string_view v, std::string &out)
 {
     out.clear();
@@ -117,11 +107,10 @@ bool unescape(std::string_view v, std::string &out)
         }
         if (i + 2 >= v.size())
             return false; // '%' needs two hex digits after it
-        const int hi = hex_digit(v[i + 1]);
-        const int lo = hex_digit(v[i + 2]);
-        if (hi < 0 || lo < 0)
+        const long byte = hex_field(v.data() + i + 1, 2);
+        if (byte < 0)
             return false;
-        out += char(hi * 16 + lo);
+        out += char(byte);
         i += 2;
     }
     return true;

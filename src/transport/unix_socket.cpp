@@ -54,9 +54,14 @@ bool make_addr(const std::string &path, sockaddr_un &sa, socklen_t &salen) noexc
     return true;
 }
 
-int new_socket() noexcept
+// The address of `path` and a new non-blocking SEQPACKET socket to bind or connect to it.
+doca_error_t socket_for(const std::string &path, sockaddr_un &sa, socklen_t &salen,
+                        unique_fd &s) noexcept
 {
-    return ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (!make_addr(path, sa, salen))
+        return DOCA_ERROR_INVALID_VALUE;
+    s.reset(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    return s ? DOCA_SUCCESS : map_errno(errno);
 }
 
 // Parent directory of `path` ("." when there is no slash).
@@ -103,10 +108,8 @@ socket_probe probe_socket(const std::string &path) noexcept
         return socket_probe::not_socket;
     sockaddr_un sa;
     socklen_t salen;
-    if (!make_addr(path, sa, salen))
-        return socket_probe::error;
-    unique_fd s(new_socket());
-    if (!s)
+    unique_fd s;
+    if (socket_for(path, sa, salen, s) != DOCA_SUCCESS)
         return socket_probe::error;
     if (::connect(s.get(), reinterpret_cast<const sockaddr *>(&sa), salen) == 0)
         return socket_probe::live;
@@ -126,11 +129,9 @@ doca_error_t listen_at(const std::string &path, unique_fd &out) noexcept
 {
     sockaddr_un sa;
     socklen_t salen;
-    if (!make_addr(path, sa, salen))
-        return DOCA_ERROR_INVALID_VALUE;
-    unique_fd s(new_socket());
-    if (!s)
-        return map_errno(errno);
+    unique_fd s;
+    if (doca_error_t rc = socket_for(path, sa, salen, s); rc != DOCA_SUCCESS)
+        return rc;
 
     try {
         // Serialise with other servers and with cleanup in the same directory (see header).
@@ -174,11 +175,9 @@ doca_error_t connect_to(const std::string &path, unique_fd &out) noexcept
 {
     sockaddr_un sa;
     socklen_t salen;
-    if (!make_addr(path, sa, salen))
-        return DOCA_ERROR_INVALID_VALUE;
-    unique_fd s(new_socket());
-    if (!s)
-        return map_errno(errno);
+    unique_fd s;
+    if (doca_error_t rc = socket_for(path, sa, salen, s); rc != DOCA_SUCCESS)
+        return rc;
     for (;;) {
         if (::connect(s.get(), reinterpret_cast<const sockaddr *>(&sa), salen) == 0)
             break;

@@ -13,6 +13,21 @@ using softcomch::guard;
 using softcomch::capi::delegate;
 using softcomch::capi::get_into;
 
+namespace {
+
+// The arguments of doca_mmap_export_pci and doca_mmap_export_rdma.
+doca_error_t check_export(const doca_mmap *mmap, const doca_dev *dev,
+                          const void *const *export_desc, const size_t *export_desc_len)
+{
+    SC_REQUIRE(mmap);
+    SC_REQUIRE(dev);
+    SC_CHECK_NOT_NULL(export_desc);
+    SC_CHECK_NOT_NULL(export_desc_len);
+    return DOCA_SUCCESS;
+}
+
+} // namespace
+
 extern "C" {
 
 doca_error_t doca_mmap_create(struct doca_mmap **mmap)
@@ -67,10 +82,9 @@ doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev 
                                   const void **export_desc, size_t *export_desc_len)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_REQUIRE(dev);
-        SC_CHECK_NOT_NULL(export_desc);
-        SC_CHECK_NOT_NULL(export_desc_len);
+        if (doca_error_t rc = check_export(mmap, dev, export_desc, export_desc_len);
+            rc != DOCA_SUCCESS)
+            return rc;
         return mmap->export_pci(dev, export_desc, export_desc_len);
     });
 }
@@ -79,10 +93,9 @@ doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev
                                    const void **export_desc, size_t *export_desc_len)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        SC_REQUIRE(dev);
-        SC_CHECK_NOT_NULL(export_desc);
-        SC_CHECK_NOT_NULL(export_desc_len);
+        if (doca_error_t rc = check_export(mmap, dev, export_desc, export_desc_len);
+            rc != DOCA_SUCCESS)
+            return rc;
         SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: RDMA is not emulated by SoftComch",
                   api_function());
     });

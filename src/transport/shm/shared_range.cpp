@@ -60,43 +60,36 @@ registry &reg() noexcept
 // same as memcpy, and needs no temporary mapping of the file.
 // Both loop over partial transfers (a signal, or the kernel's per-call limit of ~2 GiB) and
 // report failure with errno set.
-bool file_write(int fd, const uint8_t *src, uint64_t len, uint64_t off) noexcept
+// One pwrite64 or pread64 loop (`nr`). Raw system calls: libc's pwrite and pread are
+// intercepted by the sanitizers, which would check the (partly foreign) memory range.
+bool file_transfer(long nr, int fd, uintptr_t mem, uint64_t len, uint64_t off) noexcept
 {
     while (len != 0) {
-        // Raw system call: libc's pwrite is intercepted by the sanitizers, which would check
-        // the (partly foreign) source range.
-        const long n = ::syscall(SYS_pwrite64, fd, src, len, off);
+        const long n = ::syscall(nr, fd, mem, len, off);
         if (n < 0 && errno == EINTR)
-            continue; // interrupted before anything was written: again
+            continue; // interrupted before anything moved: again
         if (n <= 0) {
+            // No progress at all (for a read, the end of the file: the memfd is sealed, so only
+            // a bug gets here): EIO, so the caller does not loop for ever.
             if (n == 0)
-                errno = EIO; // no progress at all: do not loop forever
-            return false;    // ENOSPC/ENOMEM (shmem out of memory), EFAULT...
+                errno = EIO;
+            return false; // ENOSPC/ENOMEM (shmem out of memory), EFAULT...
         }
-        src += n;
+        mem += uintptr_t(n);
         off += uint64_t(n);
         len -= uint64_t(n);
     }
     return true;
 }
 
+bool file_write(int fd, const uint8_t *src, uint64_t len, uint64_t off) noexcept
+{
+    return file_transfer(SYS_pwrite64, fd, reinterpret_cast<uintptr_t>(src), len, off);
+}
+
 bool file_read(int fd, uint8_t *dst, uint64_t len, uint64_t off) noexcept
 {
-    while (len != 0) {
-        // Raw system call, for the same reason as file_write().
-        const long n = ::syscall(SYS_pread64, fd, dst, len, off);
-        if (n < 0 && errno == EINTR)
-            continue; // interrupted before anything was read: again
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO; // end of file: the memfd is sealed, so only a bug gets here
-            return false;
-        }
-        dst += n;
-        off += uint64_t(n);
-        len -= uint64_t(n);
-    }
-    return true;
+    return file_transfer(SYS_pread64, fd, reinterpret_cast<uintptr_t>(dst), len, off);
 }
 
 // [mem, mem + len) (page aligned, len a page multiple) into the file at `off`: interior pages
