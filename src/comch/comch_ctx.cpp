@@ -39,39 +39,23 @@ comch_ctx::~comch_ctx()
 
 doca_error_t comch_ctx::set_max_msg_size(uint32_t size, const char *func)
 {
-    if (doca_error_t rc = require_idle_in_range(func, "max message size", size,
-                                                dev_->info()->comch().max_msg_size,
-                                                "doca_comch_cap_get_max_msg_size");
-        rc != DOCA_SUCCESS)
-        return rc;
-    max_msg_size_ = size;
-    return DOCA_SUCCESS;
+    return set_in_range(func, "max message size", size, caps().max_msg_size,
+                        "doca_comch_cap_get_max_msg_size", max_msg_size_);
 }
 
 doca_error_t comch_ctx::set_recv_queue_size(uint32_t size, const char *func)
 {
-    if (doca_error_t rc = require_idle_in_range(func, "receive queue size", size,
-                                                dev_->info()->comch().max_recv_queue_size,
-                                                "doca_comch_cap_get_max_recv_queue_size");
-        rc != DOCA_SUCCESS)
-        return rc;
-    recv_queue_size_ = size;
-    return DOCA_SUCCESS;
+    return set_in_range(func, "receive queue size", size, caps().max_recv_queue_size,
+                        "doca_comch_cap_get_max_recv_queue_size", recv_queue_size_);
 }
 
 doca_error_t comch_ctx::task_send_set_conf(doca_comch_task_send_completion_cb_t ok,
                                            doca_comch_task_send_completion_cb_t err, uint32_t num,
                                            const char *func)
 {
-    if (doca_error_t rc = check_task_conf(func, ok && err, "number of send tasks", num,
-                                          dev_->info()->comch().max_send_tasks,
-                                          "doca_comch_cap_get_max_send_tasks");
-        rc != DOCA_SUCCESS)
-        return rc;
-    send_pool_.configure(static_cast<doca_ctx *>(this), num, &comch_ctx::invoke_send);
-    send_ok_cb_ = ok;
-    send_err_cb_ = err;
-    return DOCA_SUCCESS;
+    return send_pool_.set_conf<&comch_ctx::send_pool_>(this, func, ok, err, "number of send tasks",
+                                                       num, caps().max_send_tasks,
+                                                       "doca_comch_cap_get_max_send_tasks");
 }
 
 doca_error_t comch_ctx::event_msg_recv_register(doca_comch_event_msg_recv_cb_t cb, const char *func)
@@ -106,11 +90,8 @@ doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const 
                                              uint32_t len, doca_comch_task_send **task,
                                              const char *func)
 {
-    if (state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("%s: the %s is %s; send tasks can only be allocated while RUNNING", func,
-                   kind_name(), softcomch::core::state_name(state()));
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
+        return rc;
     if (!owns(conn)) {
         SC_LOG_ERR("%s: the connection does not belong to this %s", func, kind_name());
         return DOCA_ERROR_INVALID_VALUE;
@@ -126,30 +107,16 @@ doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const 
                    func, len, limit);
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if (send_pool_.capacity() == 0) {
-        SC_LOG_ERR("%s: no send tasks configured (call *_task_send_set_conf before start)", func);
-        return DOCA_ERROR_NO_MEMORY;
-    }
-    doca_comch_task_send *t = send_pool_.alloc();
-    if (!t) {
-        // Common back-pressure: every task is in flight. Not an error worth a log line by default.
-        SC_LOG_DBG("%s: all %u send tasks are in use", func, send_pool_.capacity());
-        return DOCA_ERROR_NO_MEMORY;
-    }
+    doca_comch_task_send *t = nullptr;
+    if (doca_error_t rc =
+            send_pool_.take(func, "doca_comch_{server,client}_task_send_set_conf", &t);
+        rc != DOCA_SUCCESS)
+        return rc;
     t->conn_ = conn;
     t->msg_ = msg;
     t->len_ = len;
     *task = t;
     return DOCA_SUCCESS;
-}
-
-void comch_ctx::invoke_send(doca_task *t)
-{
-    auto *task = static_cast<doca_comch_task_send *>(t);
-    auto *self = static_cast<comch_ctx *>(t->ctx_);
-    doca_comch_task_send_completion_cb_t cb =
-        t->status_ == DOCA_SUCCESS ? self->send_ok_cb_ : self->send_err_cb_;
-    cb(task, t->user_data_, self->user_data());
 }
 
 bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept

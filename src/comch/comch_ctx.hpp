@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "core/ctx.hpp"
+#include "core/device.hpp"
 #include "core/task.hpp"
 #include "transport/transport.hpp"
 
-struct doca_dev;
 struct doca_comch_connection;
 
 // The control-path send task.
@@ -63,6 +63,8 @@ public:
     uint32_t max_msg_size() const noexcept { return max_msg_size_; }
     uint32_t recv_queue_size() const noexcept { return recv_queue_size_; }
     doca_dev *dev() const noexcept { return dev_; }
+    // The device's Comch capabilities (the caps of every configuration check).
+    const softcomch::core::comch_caps &caps() const noexcept { return dev_->info()->comch(); }
     const std::string &name() const noexcept { return name_; }
 
     // ---- data path ----
@@ -98,12 +100,10 @@ protected:
     std::string name_;
     uint32_t max_msg_size_;
     uint32_t recv_queue_size_;
-    doca_comch_task_send_completion_cb_t send_ok_cb_ = nullptr;
-    doca_comch_task_send_completion_cb_t send_err_cb_ = nullptr;
     doca_comch_event_msg_recv_cb_t recv_cb_ = nullptr;
     doca_comch_event_consumer_cb_t new_consumer_cb_ = nullptr;
     doca_comch_event_consumer_cb_t expired_consumer_cb_ = nullptr;
-    softcomch::core::task_pool<doca_comch_task_send> send_pool_;
+    softcomch::core::task_set<doca_comch_task_send> send_pool_;
     doca_comch_event_msg_recv recv_event_{};
     doca_comch_event_consumer consumer_event_{};
 
@@ -111,7 +111,6 @@ private:
     // What the link's slow channel reports, for one connection.
     struct link_events;
 
-    static void invoke_send(doca_task *t);
     void handle_announce(doca_comch_connection *conn, uint32_t id,
                          std::unique_ptr<softcomch::transport::remote_consumer> consumer,
                          doca_error_t status);

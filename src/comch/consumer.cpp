@@ -30,19 +30,9 @@ doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap 
         SC_LOG_ERR("%s: the mmap is not started (doca_mmap_start)", func);
         return DOCA_ERROR_INVALID_VALUE;
     }
-    uint32_t max = conn->owner_->dev()->info()->comch().max_consumers;
-    uint32_t id = 0;
-    if (!conn->fast_.consumers.take(max, id)) {
-        SC_LOG_ERR("%s: the connection already has %u consumers (the maximum)", func, max);
-        return DOCA_ERROR_NO_MEMORY;
-    }
-    try {
-        *out = new doca_comch_consumer(conn, mmap, id);
-    } catch (...) {
-        conn->fast_.consumers.give_back();
-        throw;
-    }
-    return DOCA_SUCCESS;
+    return conn->fast_.consumers.create(
+        func, "consumers", conn->owner_->caps().max_consumers,
+        [&](uint32_t id) { *out = new doca_comch_consumer(conn, mmap, id); });
 }
 
 doca_comch_consumer::doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id)
@@ -59,7 +49,7 @@ doca_error_t doca_comch_consumer::set_imm_data_len(uint32_t len, const char *fun
 {
     if (doca_error_t rc = require_idle(func); rc != DOCA_SUCCESS)
         return rc;
-    uint32_t cap = conn_->owner_->dev()->info()->comch().max_imm_data_len;
+    uint32_t cap = conn_->owner_->caps().max_imm_data_len;
     if (len > cap) {
         SC_LOG_ERR("%s: %u bytes of immediate data is above the maximum of %u "
                    "(doca_comch_consumer_cap_get_max_imm_data_len)",
@@ -75,16 +65,9 @@ doca_comch_consumer::task_post_recv_set_conf(doca_comch_consumer_task_post_recv_
                                              doca_comch_consumer_task_post_recv_completion_cb_t err,
                                              uint32_t num, const char *func)
 {
-    if (doca_error_t rc =
-            check_task_conf(func, ok && err, "number of post-receive tasks", num,
-                            conn_->owner_->dev()->info()->comch().consumer_max_num_tasks,
-                            "doca_comch_consumer_cap_get_max_num_tasks");
-        rc != DOCA_SUCCESS)
-        return rc;
-    pool_.configure(static_cast<doca_ctx *>(this), num, &doca_comch_consumer::invoke);
-    ok_cb_ = ok;
-    err_cb_ = err;
-    return DOCA_SUCCESS;
+    return pool_.set_conf<&doca_comch_consumer::pool_>(
+        this, func, ok, err, "number of post-receive tasks", num,
+        conn_->owner_->caps().consumer_max_num_tasks, "doca_comch_consumer_cap_get_max_num_tasks");
 }
 
 doca_error_t
@@ -92,36 +75,21 @@ doca_comch_consumer::task_post_recv_alloc_init(doca_buf *buf,
                                                doca_comch_consumer_task_post_recv **task)
 {
     const char *func = "doca_comch_consumer_task_post_recv_alloc_init";
-    if (state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("%s: the consumer is %s; tasks can only be allocated while RUNNING", func,
-                   softcomch::core::state_name(state()));
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
+        return rc;
     if (buf->mmap() != mmap_ || !mmap_->contains(buf->head(), buf->len())) {
         SC_LOG_ERR("%s: the buffer is not inside the consumer's doca_mmap", func);
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if (pool_.capacity() == 0) {
-        SC_LOG_ERR(
-            "%s: no post-receive tasks configured (doca_comch_consumer_task_post_recv_set_conf)",
-            func);
-        return DOCA_ERROR_NO_MEMORY;
-    }
-    doca_comch_consumer_task_post_recv *t = pool_.alloc();
-    if (!t)
-        return DOCA_ERROR_NO_MEMORY;
+    doca_comch_consumer_task_post_recv *t = nullptr;
+    if (doca_error_t rc = pool_.take(func, "doca_comch_consumer_task_post_recv_set_conf", &t);
+        rc != DOCA_SUCCESS)
+        return rc;
     t->buf_ = buf;
     t->producer_id_ = 0;
     t->imm_len_ = 0;
     *task = t;
     return DOCA_SUCCESS;
-}
-
-void doca_comch_consumer::invoke(doca_task *t)
-{
-    auto *self = static_cast<doca_comch_consumer *>(t->ctx_);
-    auto cb = t->status_ == DOCA_SUCCESS ? self->ok_cb_ : self->err_cb_;
-    cb(static_cast<doca_comch_consumer_task_post_recv *>(t), t->user_data_, self->user_data());
 }
 
 doca_error_t doca_comch_consumer::do_start()

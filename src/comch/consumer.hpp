@@ -76,7 +76,6 @@ protected:
 private:
     // Takes the slot `id` the connection gave it (create); the destructor gives it back.
     doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id);
-    static void invoke(doca_task *t);
     // The data path, instantiated for the endpoint's concrete class (transport/registry.hpp).
     template <class Endpoint> unsigned drain_completions(Endpoint &q);
     template <class Endpoint> void flush_posted(Endpoint &q, doca_error_t status);
@@ -87,9 +86,7 @@ private:
     doca_mmap *mmap_;
     uint32_t id_;
     uint32_t imm_data_len_ = 0;
-    doca_comch_consumer_task_post_recv_completion_cb_t ok_cb_ = nullptr;
-    doca_comch_consumer_task_post_recv_completion_cb_t err_cb_ = nullptr;
-    softcomch::core::task_pool<doca_comch_consumer_task_post_recv> pool_;
+    softcomch::core::task_set<doca_comch_consumer_task_post_recv> pool_;
 
     // Our end of the channel; producers signal its handle to wake this consumer's engine.
     std::unique_ptr<softcomch::transport::consumer_endpoint> endpoint_;

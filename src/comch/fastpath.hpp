@@ -13,6 +13,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/log.hpp"
 #include "transport/transport.hpp"
 
 struct doca_comch_consumer;
@@ -44,6 +45,25 @@ struct endpoint_slots {
         return true;
     }
     void give_back() noexcept { live.fetch_sub(1, std::memory_order_relaxed); }
+    // The create of a consumer or producer: takes a slot and an id, then `make(id)` builds the
+    // object, which gives the slot back when it goes. NO_MEMORY (a line naming `func` and
+    // `what`, the objects' plural) when `max` are live; the slot goes back if `make` throws.
+    template <typename Make>
+    doca_error_t create(const char *func, const char *what, uint32_t max, Make &&make)
+    {
+        uint32_t id = 0;
+        if (!take(max, id)) {
+            SC_LOG_ERR("%s: the connection already has %u %s (the maximum)", func, max, what);
+            return DOCA_ERROR_NO_MEMORY;
+        }
+        try {
+            make(id);
+        } catch (...) {
+            give_back();
+            throw;
+        }
+        return DOCA_SUCCESS;
+    }
     uint32_t count() const noexcept { return live.load(std::memory_order_relaxed); }
 };
 

@@ -27,19 +27,9 @@ doca_error_t doca_comch_producer::create(doca_comch_connection *conn, const char
 {
     if (doca_error_t rc = conn->require_established(func); rc != DOCA_SUCCESS)
         return rc;
-    uint32_t max = conn->owner_->dev()->info()->comch().max_producers;
-    uint32_t id = 0;
-    if (!conn->fast_.producers.take(max, id)) {
-        SC_LOG_ERR("%s: the connection already has %u producers (the maximum)", func, max);
-        return DOCA_ERROR_NO_MEMORY;
-    }
-    try {
-        *out = new doca_comch_producer(conn, id);
-    } catch (...) {
-        conn->fast_.producers.give_back();
-        throw;
-    }
-    return DOCA_SUCCESS;
+    return conn->fast_.producers.create(
+        func, "producers", conn->owner_->caps().max_producers,
+        [&](uint32_t id) { *out = new doca_comch_producer(conn, id); });
 }
 
 doca_comch_producer::doca_comch_producer(doca_comch_connection *conn, uint32_t id)
@@ -56,16 +46,9 @@ doca_comch_producer::task_send_set_conf(doca_comch_producer_task_send_completion
                                         doca_comch_producer_task_send_completion_cb_t err,
                                         uint32_t num, const char *func)
 {
-    if (doca_error_t rc =
-            check_task_conf(func, ok && err, "number of send tasks", num,
-                            conn_->owner_->dev()->info()->comch().producer_max_num_tasks,
-                            "doca_comch_producer_cap_get_max_num_tasks");
-        rc != DOCA_SUCCESS)
-        return rc;
-    pool_.configure(static_cast<doca_ctx *>(this), num, &doca_comch_producer::invoke);
-    ok_cb_ = ok;
-    err_cb_ = err;
-    return DOCA_SUCCESS;
+    return pool_.set_conf<&doca_comch_producer::pool_>(
+        this, func, ok, err, "number of send tasks", num,
+        conn_->owner_->caps().producer_max_num_tasks, "doca_comch_producer_cap_get_max_num_tasks");
 }
 
 doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, const uint8_t *imm,
@@ -73,17 +56,14 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
                                                        doca_comch_producer_task_send **task)
 {
     const char *func = "doca_comch_producer_task_send_alloc_init";
-    if (state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("%s: the producer is %s; tasks can only be allocated while RUNNING", func,
-                   softcomch::core::state_name(state()));
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
+        return rc;
     if (imm_len > sizeof(doca_comch_producer_task_send::imm_) || (imm_len && !imm)) {
         SC_LOG_ERR("%s: immediate data of %u bytes is invalid (at most %zu bytes, non-NULL)", func,
                    imm_len, sizeof(doca_comch_producer_task_send::imm_));
         return DOCA_ERROR_INVALID_VALUE;
     }
-    uint32_t max_buf = conn_->owner_->dev()->info()->comch().producer_max_buf_size;
+    uint32_t max_buf = conn_->owner_->caps().producer_max_buf_size;
     if (buf->data_len() > max_buf) {
         SC_LOG_ERR(
             "%s: %zu bytes is above the maximum of %u (doca_comch_producer_cap_get_max_buf_size)",
@@ -94,15 +74,10 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
         SC_LOG_ERR("%s: the buffer is not in a started doca_mmap", func);
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if (pool_.capacity() == 0) {
-        SC_LOG_ERR("%s: no send tasks configured (call doca_comch_producer_task_send_set_conf "
-                   "before start)",
-                   func);
-        return DOCA_ERROR_NO_MEMORY;
-    }
-    doca_comch_producer_task_send *t = pool_.alloc();
-    if (!t)
-        return DOCA_ERROR_NO_MEMORY;
+    doca_comch_producer_task_send *t = nullptr;
+    if (doca_error_t rc = pool_.take(func, "doca_comch_producer_task_send_set_conf", &t);
+        rc != DOCA_SUCCESS)
+        return rc;
     t->buf_ = buf;
     t->consumer_id_ = consumer_id;
     t->imm_len_ = imm_len;
@@ -110,13 +85,6 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
         std::memcpy(t->imm_, imm, imm_len);
     *task = t;
     return DOCA_SUCCESS;
-}
-
-void doca_comch_producer::invoke(doca_task *t)
-{
-    auto *self = static_cast<doca_comch_producer *>(t->ctx_);
-    auto cb = t->status_ == DOCA_SUCCESS ? self->ok_cb_ : self->err_cb_;
-    cb(static_cast<doca_comch_producer_task_send *>(t), t->user_data_, self->user_data());
 }
 
 doca_error_t doca_comch_producer::do_start()

@@ -59,7 +59,6 @@ protected:
 private:
     // Takes the slot `id` the connection gave it (create); the destructor gives it back.
     doca_comch_producer(doca_comch_connection *conn, uint32_t id);
-    static void invoke(doca_task *t);
     softcomch::comch::remote_consumer *lookup(uint32_t consumer_id);
     // The send once the consumer is known, instantiated for its concrete class
     // (transport/registry.hpp).
@@ -68,9 +67,7 @@ private:
 
     doca_comch_connection *conn_;
     uint32_t id_;
-    doca_comch_producer_task_send_completion_cb_t ok_cb_ = nullptr;
-    doca_comch_producer_task_send_completion_cb_t err_cb_ = nullptr;
-    softcomch::core::task_pool<doca_comch_producer_task_send> pool_;
+    softcomch::core::task_set<doca_comch_producer_task_send> pool_;
     std::unique_ptr<softcomch::transport::write_plan> plan_; // resolved at start
     // One-entry cache: a producer usually streams to one consumer.
     uint32_t cached_id_ = 0;

@@ -197,7 +197,7 @@ unsigned doca_comch_server::service_handshakes()
                    hello.bluefield != dev_->info()->bluefield_id()) {
             // Cannot happen through the endpoint naming, but a hand-made client could try.
             h.pending->reject(DOCA_ERROR_NOT_FOUND, "no such server on this host function");
-        } else if (open_connections() >= dev_->info()->comch().max_clients) {
+        } else if (open_connections() >= caps().max_clients) {
             SC_LOG_WARN(
                 "comch server '%s': refused a client: already %zu clients (the device maximum)",
                 name_.c_str(), open_connections());

@@ -42,6 +42,13 @@ doca_error_t doca_ctx::require_idle(const char *func) const noexcept
     return DOCA_ERROR_BAD_STATE;
 }
 
+doca_error_t doca_ctx::refuse_not_running(const char *func) const noexcept
+{
+    SC_LOG_ERR("%s: %s context is %s; tasks can only be allocated while RUNNING", func, kind_name_,
+               state_name(state_));
+    return DOCA_ERROR_BAD_STATE;
+}
+
 doca_error_t doca_ctx::require_idle_in_range(const char *func, const char *what, uint32_t value,
                                              uint32_t cap, const char *cap_fn) const noexcept
 {

@@ -73,10 +73,24 @@ struct doca_ctx {
 
     // Refuses configuration calls outside IDLE, with a log line naming the call.
     doca_error_t require_idle(const char *func) const noexcept;
+    // Refuses task allocation outside RUNNING (BAD_STATE), with a log line naming the call.
+    doca_error_t require_running(const char *func) const noexcept
+    {
+        return state_ == DOCA_CTX_STATE_RUNNING ? DOCA_SUCCESS : refuse_not_running(func);
+    }
     // A configuration value bounded by a device cap: IDLE, then 1..cap, else INVALID_VALUE with
     // a line naming `what` and the query that reports the cap (`cap_fn`).
     doca_error_t require_idle_in_range(const char *func, const char *what, uint32_t value,
                                        uint32_t cap, const char *cap_fn) const noexcept;
+    // The setter of such a value: require_idle_in_range, then `field = value`.
+    doca_error_t set_in_range(const char *func, const char *what, uint32_t value, uint32_t cap,
+                              const char *cap_fn, uint32_t &field) const noexcept
+    {
+        const doca_error_t rc = require_idle_in_range(func, what, value, cap, cap_fn);
+        if (rc == DOCA_SUCCESS)
+            field = value;
+        return rc;
+    }
     // The task_*_set_conf shape: IDLE, both callbacks given, 1..cap tasks.
     doca_error_t check_task_conf(const char *func, bool both_callbacks, const char *what,
                                  uint32_t num, uint32_t cap, const char *cap_fn) const noexcept;
@@ -131,6 +145,8 @@ protected:
     bool try_finish_stop();
 
 private:
+    doca_error_t refuse_not_running(const char *func) const noexcept;
+
     const char *kind_name_;
     doca_pe *pe_ = nullptr;
     doca_ctx_states state_ = DOCA_CTX_STATE_IDLE;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "common/log.hpp"
 #include "common/object_tag.hpp"
 
 struct doca_ctx;
@@ -163,6 +164,61 @@ private:
     uint32_t capacity_ = 0;
     uint32_t constructed_ = 0; // slots [0, constructed_) hold tasks
     uint32_t in_use_ = 0;
+};
+
+// A context's tasks of one kind: their pool and the completion and error callbacks of the kind's
+// *_task_*_set_conf, the typed C callback every DOCA task kind has:
+//   void (*)(T *task, union doca_data task_user_data, union doca_data ctx_user_data)
+// `Pool` (a template argument of set_conf) names this set in its context `Owner`, so that a
+// completed task finds its callbacks from its context pointer alone, with a constant offset.
+template <typename T> class task_set : public task_pool<T> {
+public:
+    using callback = void (*)(T *, union doca_data, union doca_data);
+
+    // The task_*_set_conf shape: the checks of doca_ctx::check_task_conf, then `num` tasks whose
+    // completions go to `ok` (DOCA_SUCCESS) or `err` (any other status).
+    template <auto Pool, typename Owner>
+    doca_error_t set_conf(Owner *owner, const char *func, callback ok, callback err,
+                          const char *what, uint32_t num, uint32_t cap, const char *cap_fn)
+    {
+        if (doca_error_t rc = owner->check_task_conf(func, ok && err, what, num, cap, cap_fn);
+            rc != DOCA_SUCCESS)
+            return rc;
+        this->configure(owner, num, &invoke<Pool, Owner>);
+        ok_ = ok;
+        err_ = err;
+        return DOCA_SUCCESS;
+    }
+
+    // The end of the *_task_*_alloc_init shape, once the kind's own checks passed: NO_MEMORY
+    // when no task is configured (logged, naming `func` and the call that configures them,
+    // `conf_fn`) or every task is in use (a debug line: common back-pressure), else a task.
+    doca_error_t take(const char *func, const char *conf_fn, T **out) noexcept
+    {
+        if (this->capacity() == 0) {
+            SC_LOG_ERR("%s: no tasks configured (call %s before doca_ctx_start)", func, conf_fn);
+            return DOCA_ERROR_NO_MEMORY;
+        }
+        T *t = this->alloc();
+        if (!t) {
+            SC_LOG_DBG("%s: all %u tasks are in use", func, this->capacity());
+            return DOCA_ERROR_NO_MEMORY;
+        }
+        *out = t;
+        return DOCA_SUCCESS;
+    }
+
+private:
+    template <auto Pool, typename Owner> static void invoke(doca_task *t)
+    {
+        auto *owner = static_cast<Owner *>(t->ctx_);
+        const task_set &set = owner->*Pool;
+        const callback cb = t->status_ == DOCA_SUCCESS ? set.ok_ : set.err_;
+        cb(static_cast<T *>(t), t->user_data_, owner->user_data());
+    }
+
+    callback ok_ = nullptr;
+    callback err_ = nullptr;
 };
 
 } // namespace softcomch::core
