@@ -78,6 +78,23 @@ void write_value(std::string &out, const value &v, int indent, int level)
             out.append(static_cast<size_t>(indent) * static_cast<size_t>(lvl), ' ');
         }
     };
+    // `n` items between `open` and `close`, each on a line of its own at `level + 1` (when
+    // indenting) after a comma but the first; "[]" or "{}" when there are none.
+    auto container = [&](char open, char close, size_t n, auto &&item) {
+        out += open;
+        if (n == 0) {
+            out += close;
+            return;
+        }
+        for (size_t i = 0; i < n; ++i) {
+            if (i)
+                out += ',';
+            newline(level + 1);
+            item(i);
+        }
+        newline(level);
+        out += close;
+    };
     if (v.is_null()) {
         out += "null";
     } else if (v.is_bool()) {
@@ -90,36 +107,14 @@ void write_value(std::string &out, const value &v, int indent, int level)
         write_string(out, v.as_string());
     } else if (v.is_array()) {
         const auto &a = v.elements();
-        if (a.empty()) {
-            out += "[]";
-            return;
-        }
-        out += '[';
-        for (size_t i = 0; i < a.size(); ++i) {
-            if (i)
-                out += ',';
-            newline(level + 1);
-            write_value(out, a[i], indent, level + 1);
-        }
-        newline(level);
-        out += ']';
+        container('[', ']', a.size(), [&](size_t i) { write_value(out, a[i], indent, level + 1); });
     } else {
         const auto &o = v.items();
-        if (o.empty()) {
-            out += "{}";
-            return;
-        }
-        out += '{';
-        for (size_t i = 0; i < o.size(); ++i) {
-            if (i)
-                out += ',';
-            newline(level + 1);
+        container('{', '}', o.size(), [&](size_t i) {
             write_string(out, o[i].first);
             out += indent > 0 ? ": " : ":";
             write_value(out, o[i].second, indent, level + 1);
-        }
-        newline(level);
-        out += '}';
+        });
     }
 }
 

@@ -122,18 +122,43 @@ private:
         }
     }
 
-    value parse_object(int depth)
+    // Past the opening bracket of a container at `depth`: true when `close` follows at once (the
+    // empty container; consumed).
+    bool open_container(int depth, char close)
     {
         if (depth > max_depth)
             fail("nesting deeper than " + std::to_string(max_depth) + " levels");
-        ++pos_; // '{'
-        value obj = value::object();
+        ++pos_; // '{' or '['
         skip_ws();
-        if (peek() == '}') {
+        if (peek() != close)
+            return false;
+        ++pos_;
+        return true;
+    }
+
+    // After a member or an element (`after` names it): true on ',' (another one follows), false
+    // on `close` (the container ends; consumed); anything else fails.
+    bool next_in_container(char close, const char *after)
+    {
+        skip_ws();
+        if (peek() == ',') {
             ++pos_;
-            return obj;
+            return true;
         }
-        for (;;) {
+        if (peek() == close) {
+            ++pos_;
+            return false;
+        }
+        fail(std::string("expected ',' or '") + close + "' after " + after + ", found " +
+             describe_here());
+    }
+
+    value parse_object(int depth)
+    {
+        if (open_container(depth, '}'))
+            return value::object();
+        value obj = value::object();
+        do {
             skip_ws();
             if (peek() != '"')
                 fail(peek() == '}' ? "trailing comma before '}'"
@@ -149,46 +174,22 @@ private:
             skip_ws();
             value v = parse_value(depth);
             obj.set(std::move(key), std::move(v));
-            skip_ws();
-            if (peek() == ',') {
-                ++pos_;
-                continue;
-            }
-            if (peek() == '}') {
-                ++pos_;
-                return obj;
-            }
-            fail("expected ',' or '}' after an object member, found " + describe_here());
-        }
+        } while (next_in_container('}', "an object member"));
+        return obj;
     }
 
     value parse_array(int depth)
     {
-        if (depth > max_depth)
-            fail("nesting deeper than " + std::to_string(max_depth) + " levels");
-        ++pos_; // '['
+        if (open_container(depth, ']'))
+            return value::array();
         value arr = value::array();
-        skip_ws();
-        if (peek() == ']') {
-            ++pos_;
-            return arr;
-        }
-        for (;;) {
+        do {
             skip_ws();
             if (peek() == ']')
                 fail("trailing comma before ']'");
             arr.push_back(parse_value(depth));
-            skip_ws();
-            if (peek() == ',') {
-                ++pos_;
-                continue;
-            }
-            if (peek() == ']') {
-                ++pos_;
-                return arr;
-            }
-            fail("expected ',' or ']' after an array element, found " + describe_here());
-        }
+        } while (next_in_container(']', "an array element"));
+        return arr;
     }
 
     unsigned hex4()

@@ -214,95 +214,105 @@ doca_error_t create(family fam, std::unique_ptr<doca_log_backend> b, doca_log_ba
 
 // ---- global limits ----
 
+namespace {
+
+// A global limit of family `fam` (already stored by the caller): every backend of the family
+// that did not pin its own `limit` follows it. Caller holds r.mu.
+void follow_global(registry &r, family fam, uint32_t level, uint32_t doca_log_backend::*limit,
+                   bool doca_log_backend::*pinned) noexcept
+{
+    for (auto &b : r.backends)
+        if (b->family_ == fam && !((*b).*pinned))
+            (*b).*limit = level;
+    recompute(r);
+}
+
+// The slot of source `id`, or nullptr when no source of that id is registered. Caller holds r.mu.
+std::optional<std::string> *registered_source(registry &r, int id) noexcept
+{
+    if (id < 0 || size_t(id) >= r.sources.size() || !r.sources[size_t(id)])
+        return nullptr;
+    return &r.sources[size_t(id)];
+}
+
+} // namespace
+
 void set_global_lower_limit(uint32_t level) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    r.app_lower = level;
-    for (auto &b : r.backends)
-        if (b->family_ == family::application && !b->lower_pinned_)
-            b->lower_ = level;
-    recompute(r);
+    locked([&](registry &r) {
+        r.app_lower = level;
+        follow_global(r, family::application, level, &doca_log_backend::lower_,
+                      &doca_log_backend::lower_pinned_);
+    });
 }
 
 void set_global_upper_limit(uint32_t level) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    r.app_upper = level;
-    for (auto &b : r.backends)
-        if (b->family_ == family::application && !b->upper_pinned_)
-            b->upper_ = level;
-    recompute(r);
+    locked([&](registry &r) {
+        r.app_upper = level;
+        follow_global(r, family::application, level, &doca_log_backend::upper_,
+                      &doca_log_backend::upper_pinned_);
+    });
 }
 
 uint32_t global_lower_limit() noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    return r.app_lower;
+    return locked([](const registry &r) { return r.app_lower; });
 }
 
 uint32_t global_upper_limit() noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    return r.app_upper;
+    return locked([](const registry &r) { return r.app_upper; });
 }
 
 void set_global_sdk_limit(uint32_t level, bool from_user_cli) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    r.sdk_lower = level;
-    r.sdk_explicit = true;
-    if (from_user_cli)
-        r.env_hold = false;
-    for (auto &b : r.backends)
-        if (b->family_ == family::sdk && !b->lower_pinned_)
-            b->lower_ = level;
-    recompute(r);
+    locked([&](registry &r) {
+        r.sdk_lower = level;
+        r.sdk_explicit = true;
+        if (from_user_cli)
+            r.env_hold = false;
+        follow_global(r, family::sdk, level, &doca_log_backend::lower_,
+                      &doca_log_backend::lower_pinned_);
+    });
 }
 
 uint32_t global_sdk_limit() noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    return r.env_hold ? r.env_level : r.sdk_lower;
+    return locked([](const registry &r) { return r.env_hold ? r.env_level : r.sdk_lower; });
 }
 
 // ---- sources ----
 
 doca_error_t register_source(const char *name, int *id) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    try {
-        r.sources.emplace_back(std::string(name));
-    } catch (...) {
-        return DOCA_ERROR_NO_MEMORY;
-    }
-    *id = int(r.sources.size() - 1);
-    return DOCA_SUCCESS;
+    return locked([&](registry &r) {
+        try {
+            r.sources.emplace_back(std::string(name));
+        } catch (...) {
+            return DOCA_ERROR_NO_MEMORY;
+        }
+        *id = int(r.sources.size() - 1);
+        return DOCA_SUCCESS;
+    });
 }
 
 bool unregister_source(int id) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    if (id < 0 || size_t(id) >= r.sources.size() || !r.sources[size_t(id)])
-        return false;
-    r.sources[size_t(id)].reset();
-    return true;
+    return locked([&](registry &r) {
+        std::optional<std::string> *source = registered_source(r, id);
+        if (source)
+            source->reset();
+        return source != nullptr;
+    });
 }
 
 const char *source_name(int id) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    if (id < 0 || size_t(id) >= r.sources.size() || !r.sources[size_t(id)])
-        return nullptr;
-    return r.sources[size_t(id)]->c_str();
+    return locked([&](registry &r) {
+        const std::optional<std::string> *source = registered_source(r, id);
+        return source ? (*source)->c_str() : nullptr;
+    });
 }
 
 // ---- writing ----

@@ -67,12 +67,12 @@ bool is_backend(const doca_log_backend *b) noexcept
 {
     if (b == nullptr)
         return false;
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    for (const auto &own : r.backends)
-        if (own.get() == b)
-            return b->tag_.is(object_kind::log_backend);
-    return false;
+    return locked([&](const registry &r) {
+        for (const auto &own : r.backends)
+            if (own.get() == b)
+                return b->tag_.is(object_kind::log_backend);
+        return false;
+    });
 }
 
 family backend_family(const doca_log_backend *b) noexcept
@@ -82,32 +82,28 @@ family backend_family(const doca_log_backend *b) noexcept
 
 void set_backend_lower_limit(doca_log_backend *b, uint32_t level) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    b->lower_ = level;
-    recompute(r);
+    locked([&](registry &r) {
+        b->lower_ = level;
+        recompute(r);
+    });
 }
 
 void set_backend_upper_limit(doca_log_backend *b, uint32_t level) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    b->upper_ = level;
-    recompute(r);
+    locked([&](registry &r) {
+        b->upper_ = level;
+        recompute(r);
+    });
 }
 
 void pin_backend_lower_limit(doca_log_backend *b) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    b->lower_pinned_ = true;
+    locked([&](registry &) { b->lower_pinned_ = true; });
 }
 
 void pin_backend_upper_limit(doca_log_backend *b) noexcept
 {
-    registry &r = reg();
-    std::lock_guard lock(r.mu);
-    b->upper_pinned_ = true;
+    locked([&](registry &) { b->upper_pinned_ = true; });
 }
 
 } // namespace softcomch::log

@@ -81,6 +81,14 @@ struct registry {
 // handlers).
 registry &reg();
 
+// Runs `fn(registry &)` under the registry's mutex and returns what it returns.
+template <typename Fn> auto locked(Fn &&fn)
+{
+    registry &r = reg();
+    std::lock_guard lock(r.mu);
+    return fn(r);
+}
+
 // Recomputes the thresholds sdk_enabled()/app_enabled() read. Caller holds r.mu.
 void recompute(const registry &r) noexcept;
 

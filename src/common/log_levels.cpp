@@ -19,18 +19,15 @@ bool valid_line_level(uint32_t level) noexcept
 
 const char *level_token(uint32_t level) noexcept
 {
-    if (level <= disable)
-        return "DIS";
-    if (level <= crit)
-        return "CRT";
-    if (level <= error)
-        return "ERR";
-    if (level <= warning)
-        return "WRN";
-    if (level <= info)
-        return "INF";
-    if (level <= debug)
-        return "DBG";
+    // The token of the first level at least as verbose as `level`.
+    static constexpr struct {
+        uint32_t up_to;
+        const char *token;
+    } tokens[] = {{disable, "DIS"}, {crit, "CRT"}, {error, "ERR"},
+                  {warning, "WRN"}, {info, "INF"}, {debug, "DBG"}};
+    for (const auto &t : tokens)
+        if (level <= t.up_to)
+            return t.token;
     return "TRC";
 }
 
