@@ -145,6 +145,23 @@ doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *va
     return usage_error(DOCA_ERROR_INVALID_VALUE);
 }
 
+doca_error_t parser::add_cli_occurrence(const doca_argp_param &p, const std::string &flag,
+                                        const std::string *inline_value,
+                                        const std::vector<std::string> &args, size_t &i)
+{
+    std::string value;
+    if (p.type_ != DOCA_ARGP_TYPE_BOOLEAN) {
+        if (doca_error_t rc = take_value(flag, inline_value, args, i, &value); rc != DOCA_SUCCESS)
+            return rc;
+        inline_value = &value;
+    }
+    occurrence o;
+    if (doca_error_t rc = convert_cli(p, inline_value, &o); rc != DOCA_SUCCESS)
+        return rc;
+    cli_.push_back(std::move(o));
+    return DOCA_SUCCESS;
+}
+
 doca_error_t parser::tokenise(const std::vector<std::string> &args)
 {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -169,17 +186,9 @@ doca_error_t parser::tokenise(const std::vector<std::string> &args)
                 SC_ARGP_MSG(log::error, "Unknown flag --%s", name.c_str());
                 return usage_error(DOCA_ERROR_NOT_SUPPORTED);
             }
-            std::string value;
-            if (p->type_ != DOCA_ARGP_TYPE_BOOLEAN) {
-                if (doca_error_t rc = take_value(tok, inline_value, args, i, &value);
-                    rc != DOCA_SUCCESS)
-                    return rc;
-                inline_value = &value;
-            }
-            occurrence o;
-            if (doca_error_t rc = convert_cli(*p, inline_value, &o); rc != DOCA_SUCCESS)
+            if (doca_error_t rc = add_cli_occurrence(*p, tok, inline_value, args, i);
+                rc != DOCA_SUCCESS)
                 return rc;
-            cli_.push_back(std::move(o));
             continue;
         }
         if (tok.size() > 1 && tok[0] == '-' && tok != "--") {
@@ -214,19 +223,10 @@ doca_error_t parser::tokenise(const std::vector<std::string> &args)
                 SC_ARGP_MSG(log::error, "Unknown flag %s", tok.c_str());
                 return usage_error(DOCA_ERROR_NOT_SUPPORTED);
             }
-            std::string value;
-            const std::string *value_ptr = nullptr;
-            if (p->type_ != DOCA_ARGP_TYPE_BOOLEAN) {
-                if (doca_error_t rc =
-                        take_value(tok, has_glued ? &glued : nullptr, args, i, &value);
-                    rc != DOCA_SUCCESS)
-                    return rc;
-                value_ptr = &value;
-            }
-            occurrence o;
-            if (doca_error_t rc = convert_cli(*p, value_ptr, &o); rc != DOCA_SUCCESS)
+            if (doca_error_t rc =
+                    add_cli_occurrence(*p, tok, has_glued ? &glued : nullptr, args, i);
+                rc != DOCA_SUCCESS)
                 return rc;
-            cli_.push_back(std::move(o));
             continue;
         }
         // A word: a command of the current scope.

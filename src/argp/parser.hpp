@@ -56,6 +56,11 @@ private:
     doca_error_t take_value(const std::string &flag, const std::string *inline_value,
                             const std::vector<std::string> &args, size_t &i, std::string *value);
     doca_error_t convert_cli(const doca_argp_param &p, const std::string *value, occurrence *out);
+    // One use of the program's flag `p` written `flag`: its value (glued or inline, else the next
+    // argument; none for a boolean that has none inline), converted, appended to cli_.
+    doca_error_t add_cli_occurrence(const doca_argp_param &p, const std::string &flag,
+                                    const std::string *inline_value,
+                                    const std::vector<std::string> &args, size_t &i);
     const doca_argp_param *find_long(const std::string &name) const;
     const doca_argp_param *find_short(const std::string &name) const;
     // The -j file (parse_json.cpp).

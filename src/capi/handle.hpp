@@ -38,6 +38,11 @@ struct doca_comch_producer_task_send;
 
 namespace softcomch::capi {
 
+// What every facade file uses: `using namespace softcomch::capi;` brings these too.
+using softcomch::api_function;
+using softcomch::guard;
+using softcomch::guard_value;
+
 // No primary definition: a handle type without a trait cannot be checked by mistake.
 template <typename T> struct handle;
 

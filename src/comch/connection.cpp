@@ -18,3 +18,13 @@ doca_error_t doca_comch_connection::require_established(const char *func) const 
     SC_LOG_ERR("%s: the connection is not established (or is closing)", func);
     return DOCA_ERROR_BAD_STATE;
 }
+
+doca_error_t doca_comch_connection::update_info(const char *func) noexcept
+{
+    if (state_ == state::closed) {
+        SC_LOG_DBG("%s: the connection is closed", func);
+        return DOCA_ERROR_CONNECTION_ABORTED;
+    }
+    snapshot_ = live_;
+    return DOCA_SUCCESS;
+}

@@ -59,4 +59,12 @@ struct doca_comch_connection {
     // Producers and consumers are created only on an open connection of a RUNNING context:
     // BAD_STATE otherwise, with a line naming `func`.
     doca_error_t require_established(const char *func) const noexcept;
+
+    union doca_data user_data() const noexcept { return user_data_; }
+    void set_user_data(union doca_data d) noexcept { user_data_ = d; }
+    // doca_comch_connection_update_info: the counters doca_comch_connection_get_counter reports
+    // become the live ones. CONNECTION_ABORTED (logged, naming `func`) once the connection closed.
+    doca_error_t update_info(const char *func) noexcept;
+    // The counters as of the last update_info.
+    const counters &reported_counters() const noexcept { return snapshot_; }
 };

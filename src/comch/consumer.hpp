@@ -30,6 +30,18 @@ struct doca_comch_consumer_task_post_recv : doca_task {
         softcomch::core::task_kind::consumer_post_recv;
     explicit doca_comch_consumer_task_post_recv(doca_ctx *owner) noexcept : doca_task(owner, k_kind)
     {}
+
+    doca_buf *buf() const noexcept { return buf_; }
+    uint32_t producer_id() const noexcept { return producer_id_; }
+    const uint8_t *imm_data() const noexcept { return imm_len_ ? imm_ : nullptr; }
+    uint32_t imm_data_len() const noexcept { return imm_len_; }
+    // doca_comch_consumer_task_post_recv_set_buf (`func` names it): refused while in flight.
+    void set_buf(doca_buf *buf, const char *func) noexcept
+    {
+        if (reconfigurable(func))
+            buf_ = buf;
+    }
+
     doca_buf *buf_ = nullptr;
     uint32_t producer_id_ = 0;
     uint32_t imm_len_ = 0;

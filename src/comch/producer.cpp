@@ -58,11 +58,8 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
     const char *func = "doca_comch_producer_task_send_alloc_init";
     if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
         return rc;
-    if (imm_len > sizeof(doca_comch_producer_task_send::imm_) || (imm_len && !imm)) {
-        SC_LOG_ERR("%s: immediate data of %u bytes is invalid (at most %zu bytes, non-NULL)", func,
-                   imm_len, sizeof(doca_comch_producer_task_send::imm_));
+    if (!doca_comch_producer_task_send::imm_data_fits(imm, imm_len, func))
         return DOCA_ERROR_INVALID_VALUE;
-    }
     uint32_t max_buf = conn_->owner_->caps().producer_max_buf_size;
     if (buf->data_len() > max_buf) {
         SC_LOG_ERR(
@@ -85,6 +82,38 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
         std::memcpy(t->imm_, imm, imm_len);
     *task = t;
     return DOCA_SUCCESS;
+}
+
+bool doca_comch_producer_task_send::imm_data_fits(const uint8_t *data, uint32_t len,
+                                                  const char *func) noexcept
+{
+    if (len <= sizeof imm_ && (len == 0 || data))
+        return true;
+    SC_LOG_ERR("%s: immediate data of %u bytes is invalid (at most %zu bytes, non-NULL)", func, len,
+               sizeof imm_);
+    return false;
+}
+
+void doca_comch_producer_task_send::set_buf(const doca_buf *buf, const char *func) noexcept
+{
+    if (reconfigurable(func))
+        buf_ = buf;
+}
+
+void doca_comch_producer_task_send::set_consumer_id(uint32_t consumer_id, const char *func) noexcept
+{
+    if (reconfigurable(func))
+        consumer_id_ = consumer_id;
+}
+
+void doca_comch_producer_task_send::set_imm_data(const uint8_t *data, uint32_t len,
+                                                 const char *func) noexcept
+{
+    if (!reconfigurable(func) || !imm_data_fits(data, len, func))
+        return;
+    imm_len_ = len;
+    if (len)
+        std::memcpy(imm_, data, len);
 }
 
 doca_error_t doca_comch_producer::do_start()

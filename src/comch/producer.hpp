@@ -24,6 +24,19 @@ struct remote_consumer;
 struct doca_comch_producer_task_send : doca_task {
     static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::producer_send;
     explicit doca_comch_producer_task_send(doca_ctx *owner) noexcept : doca_task(owner, k_kind) {}
+
+    const doca_buf *buf() const noexcept { return buf_; }
+    uint32_t consumer_id() const noexcept { return consumer_id_; }
+    const uint8_t *imm_data() const noexcept { return imm_len_ ? imm_ : nullptr; }
+    uint32_t imm_data_len() const noexcept { return imm_len_; }
+    // The doca_comch_producer_task_send_set_* calls (`func` names the one in a log line):
+    // refused while the task is in flight, and set_imm_data for more than imm_ holds.
+    void set_buf(const doca_buf *buf, const char *func) noexcept;
+    void set_consumer_id(uint32_t consumer_id, const char *func) noexcept;
+    void set_imm_data(const uint8_t *data, uint32_t len, const char *func) noexcept;
+    // True if `len` bytes at `data` can be a task's immediate data; otherwise false, logged.
+    static bool imm_data_fits(const uint8_t *data, uint32_t len, const char *func) noexcept;
+
     const doca_buf *buf_ = nullptr;
     uint32_t consumer_id_ = 0;
     uint32_t imm_len_ = 0;

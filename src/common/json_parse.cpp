@@ -136,13 +136,17 @@ private:
         return true;
     }
 
-    // After a member or an element (`after` names it): true on ',' (another one follows), false
-    // on `close` (the container ends; consumed); anything else fails.
+    // After a member or an element (`after` names it): true on ',' (another one follows; the
+    // white space after it skipped), false on `close` (the container ends; consumed); anything
+    // else, a trailing comma included, fails.
     bool next_in_container(char close, const char *after)
     {
         skip_ws();
         if (peek() == ',') {
             ++pos_;
+            skip_ws();
+            if (peek() == close)
+                fail(std::string("trailing comma before '") + close + "'");
             return true;
         }
         if (peek() == close) {
@@ -161,8 +165,7 @@ private:
         do {
             skip_ws();
             if (peek() != '"')
-                fail(peek() == '}' ? "trailing comma before '}'"
-                                   : "expected a string (member name), found " + describe_here());
+                fail("expected a string (member name), found " + describe_here());
             size_t key_pos = pos_;
             std::string key = parse_string();
             if (obj.find(key))
@@ -185,8 +188,6 @@ private:
         value arr = value::array();
         do {
             skip_ws();
-            if (peek() == ']')
-                fail("trailing comma before ']'");
             arr.push_back(parse_value(depth));
         } while (next_in_container(']', "an array element"));
         return arr;

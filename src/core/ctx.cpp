@@ -138,6 +138,51 @@ doca_error_t doca_ctx::stop()
     return DOCA_ERROR_IN_PROGRESS;
 }
 
+doca_error_t doca_ctx::program_submit(doca_task *task, bool validate, const char *func)
+{
+    if (task->state_ != softcomch::core::task_state::allocated) {
+        SC_LOG_ERR("%s: the task is %s", func,
+                   task->state_ == softcomch::core::task_state::free ? "free (not allocated)"
+                                                                     : "already submitted");
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    doca_ctx *ctx = task->ctx_;
+    if (ctx->state() != DOCA_CTX_STATE_RUNNING) {
+        SC_LOG_ERR("%s: the %s context is %s; tasks can only be submitted while RUNNING", func,
+                   ctx->kind_name(), softcomch::core::state_name(ctx->state()));
+        return DOCA_ERROR_BAD_STATE;
+    }
+    if (validate) {
+        doca_error_t rc = ctx->validate(task);
+        if (rc != DOCA_SUCCESS)
+            return rc;
+    }
+    return ctx->submit(task);
+}
+
+doca_error_t doca_ctx::program_free(doca_task *task, const char *func)
+{
+    switch (task->abandoned_ ? softcomch::core::task_state::free : task->state_) {
+    case softcomch::core::task_state::free:
+        SC_LOG_ERR("%s: the task is already free", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    case softcomch::core::task_state::allocated:
+        task->ctx_->free_task(task);
+        return DOCA_SUCCESS;
+    case softcomch::core::task_state::submitted:
+    case softcomch::core::task_state::completed:
+        // In flight: DOCA's doca_task_free returns void and NVIDIA's own code frees posted
+        // receives before stopping (docs/design.md). The task finishes, or is flushed by the stop,
+        // and then returns to its pool without a callback.
+        SC_LOG_DBG("%s: the task is in flight; it returns to its pool when its work ends, without a "
+                   "callback",
+                   func);
+        task->ctx_->abandon(task);
+        return DOCA_SUCCESS;
+    }
+    return DOCA_SUCCESS;
+}
+
 void doca_ctx::abandon(doca_task *task) noexcept
 {
     task->abandoned_ = true;

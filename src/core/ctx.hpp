@@ -95,6 +95,14 @@ struct doca_ctx {
     doca_error_t check_task_conf(const char *func, bool both_callbacks, const char *what,
                                  uint32_t num, uint32_t cap, const char *cap_fn) const noexcept;
 
+    // doca_task_submit (and _ex, and doca_task_try_submit with `validate`) on `task`, one of this
+    // context's tasks: refused unless the program holds the task and the context is RUNNING;
+    // `func` names the API function in the log line of a refusal.
+    static doca_error_t program_submit(doca_task *task, bool validate, const char *func);
+    // doca_task_free: back to its pool, or, in flight, abandoned (see abandon() below).
+    // INVALID_VALUE for a task that is already free.
+    static doca_error_t program_free(doca_task *task, const char *func);
+
     // ---- implemented by concrete contexts ----
 
     // Task submission (doca_task_submit on one of this context's tasks).

@@ -46,6 +46,18 @@ struct doca_task {
     doca_task(const doca_task &) = delete;
     doca_task &operator=(const doca_task &) = delete;
 
+    union doca_data user_data() const noexcept { return user_data_; }
+    void set_user_data(union doca_data d) noexcept { user_data_ = d; }
+    // True while the program may change the task's parameters (it is allocated, not in flight);
+    // otherwise false, with an error line naming the API function `func`.
+    bool reconfigurable(const char *func) const noexcept
+    {
+        if (state_ == softcomch::core::task_state::allocated)
+            return true;
+        SC_LOG_ERR("%s: the task is in flight", func);
+        return false;
+    }
+
     softcomch::object_tag tag_{softcomch::object_kind::task};
     doca_ctx *ctx_;
     const softcomch::core::task_kind kind_;

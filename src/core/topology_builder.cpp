@@ -285,22 +285,24 @@ private:
             else
                 fail(path, "a " + type + " needs a \"pf\" member naming its parent PF");
 
-            const json::value *vf = optional_member(f, "vf");
-            if (is_vf && !vf)
-                fail(path, "a vf needs a \"vf\" member (its VF number)");
-            if (!is_vf && vf)
-                fail(member_path(path, "vf"), "\"vf\" is only meaningful for type \"vf\"");
-            if (vf)
-                p.d.vf_ = static_cast<uint32_t>(as_uint(*vf, member_path(path, "vf"), 0, 65535));
-
-            const json::value *sf = optional_member(f, "sf");
-            if (is_sf && !sf)
-                fail(path, "an sf needs an \"sf\" member (its SF number)");
-            if (!is_sf && sf)
-                fail(member_path(path, "sf"), "\"sf\" is only meaningful for type \"sf\"");
-            if (sf)
-                p.d.sf_num_ = static_cast<uint32_t>(
-                    as_uint(*sf, member_path(path, "sf"), 0, std::numeric_limits<uint32_t>::max()));
+            // "vf" and "sf": the number a function of that type must have and no other may.
+            auto own_number = [&](const char *member, bool own_type, const char *missing,
+                                  uint64_t max, uint32_t &into) {
+                const json::value *v = optional_member(f, member);
+                if (!v) {
+                    if (own_type)
+                        fail(path, missing);
+                    return;
+                }
+                if (!own_type)
+                    fail(member_path(path, member), std::string("\"") + member +
+                                                     "\" is only meaningful for type \"" + member +
+                                                     "\"");
+                into = static_cast<uint32_t>(as_uint(*v, member_path(path, member), 0, max));
+            };
+            own_number("vf", is_vf, "a vf needs a \"vf\" member (its VF number)", 65535, p.d.vf_);
+            own_number("sf", is_sf, "an sf needs an \"sf\" member (its SF number)",
+                       std::numeric_limits<uint32_t>::max(), p.d.sf_num_);
             if (const json::value *si = optional_member(f, "sf_index")) {
                 if (!is_sf)
                     fail(member_path(path, "sf_index"),

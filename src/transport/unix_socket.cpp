@@ -54,14 +54,21 @@ bool make_addr(const std::string &path, sockaddr_un &sa, socklen_t &salen) noexc
     return true;
 }
 
-// The address of `path` and a new non-blocking SEQPACKET socket to bind or connect to it.
-doca_error_t socket_for(const std::string &path, sockaddr_un &sa, socklen_t &salen,
-                        unique_fd &s) noexcept
+// A new non-blocking SEQPACKET socket and the address of the path it is for.
+struct addressed_socket {
+    unique_fd fd;
+    sockaddr_un sa;
+    socklen_t salen;
+    const sockaddr *addr() const noexcept { return reinterpret_cast<const sockaddr *>(&sa); }
+};
+
+// A socket to bind or connect to `path` into `out`.
+doca_error_t socket_for(const std::string &path, addressed_socket &out) noexcept
 {
-    if (!make_addr(path, sa, salen))
+    if (!make_addr(path, out.sa, out.salen))
         return DOCA_ERROR_INVALID_VALUE;
-    s.reset(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    return s ? DOCA_SUCCESS : map_errno(errno);
+    out.fd.reset(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    return out.fd ? DOCA_SUCCESS : map_errno(errno);
 }
 
 // Parent directory of `path` ("." when there is no slash).
@@ -106,12 +113,10 @@ socket_probe probe_socket(const std::string &path) noexcept
         return errno == ENOENT ? socket_probe::absent : socket_probe::error;
     if (!S_ISSOCK(st.st_mode))
         return socket_probe::not_socket;
-    sockaddr_un sa;
-    socklen_t salen;
-    unique_fd s;
-    if (socket_for(path, sa, salen, s) != DOCA_SUCCESS)
+    addressed_socket s;
+    if (socket_for(path, s) != DOCA_SUCCESS)
         return socket_probe::error;
-    if (::connect(s.get(), reinterpret_cast<const sockaddr *>(&sa), salen) == 0)
+    if (::connect(s.fd.get(), s.addr(), s.salen) == 0)
         return socket_probe::live;
     switch (errno) {
     case ECONNREFUSED:
@@ -127,10 +132,8 @@ socket_probe probe_socket(const std::string &path) noexcept
 
 doca_error_t listen_at(const std::string &path, unique_fd &out) noexcept
 {
-    sockaddr_un sa;
-    socklen_t salen;
-    unique_fd s;
-    if (doca_error_t rc = socket_for(path, sa, salen, s); rc != DOCA_SUCCESS)
+    addressed_socket s;
+    if (doca_error_t rc = socket_for(path, s); rc != DOCA_SUCCESS)
         return rc;
 
     try {
@@ -138,7 +141,7 @@ doca_error_t listen_at(const std::string &path, unique_fd &out) noexcept
         unique_fd lock = lock_directory(parent_of(path));
         if (!lock)
             return errno == ENOENT ? DOCA_ERROR_NOT_FOUND : map_errno(errno);
-        if (::bind(s.get(), reinterpret_cast<const sockaddr *>(&sa), salen) != 0) {
+        if (::bind(s.fd.get(), s.addr(), s.salen) != 0) {
             if (errno != EADDRINUSE)
                 return errno == ENOENT ? DOCA_ERROR_NOT_FOUND : map_errno(errno);
             // Something is there: only a stale socket may be replaced.
@@ -155,10 +158,10 @@ doca_error_t listen_at(const std::string &path, unique_fd &out) noexcept
             case socket_probe::absent:
                 break;
             }
-            if (::bind(s.get(), reinterpret_cast<const sockaddr *>(&sa), salen) != 0)
+            if (::bind(s.fd.get(), s.addr(), s.salen) != 0)
                 return map_errno(errno);
         }
-        if (::listen(s.get(), SOMAXCONN) != 0) {
+        if (::listen(s.fd.get(), SOMAXCONN) != 0) {
             const int e = errno;
             ::unlink(path.c_str());
             return map_errno(e);
@@ -167,19 +170,17 @@ doca_error_t listen_at(const std::string &path, unique_fd &out) noexcept
         // parent_of() allocates; treat allocation failure like any other.
         return DOCA_ERROR_NO_MEMORY;
     }
-    out = std::move(s);
+    out = std::move(s.fd);
     return DOCA_SUCCESS;
 }
 
 doca_error_t connect_to(const std::string &path, unique_fd &out) noexcept
 {
-    sockaddr_un sa;
-    socklen_t salen;
-    unique_fd s;
-    if (doca_error_t rc = socket_for(path, sa, salen, s); rc != DOCA_SUCCESS)
+    addressed_socket s;
+    if (doca_error_t rc = socket_for(path, s); rc != DOCA_SUCCESS)
         return rc;
     for (;;) {
-        if (::connect(s.get(), reinterpret_cast<const sockaddr *>(&sa), salen) == 0)
+        if (::connect(s.fd.get(), s.addr(), s.salen) == 0)
             break;
         if (errno == EINTR)
             continue;
@@ -188,7 +189,7 @@ doca_error_t connect_to(const std::string &path, unique_fd &out) noexcept
             return DOCA_ERROR_NOT_FOUND;
         return map_errno(errno);
     }
-    out = std::move(s);
+    out = std::move(s.fd);
     return DOCA_SUCCESS;
 }
 

@@ -13,13 +13,7 @@
 #include "common/guard.hpp"
 #include "core/device.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::cap_u32;
-using softcomch::capi::delegate;
-using softcomch::capi::destroy_idle;
-using softcomch::capi::get_into;
-using softcomch::capi::usable;
+using namespace softcomch::capi;
 
 namespace {
 
@@ -50,7 +44,7 @@ doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *c
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(connection);
-        connection->user_data_ = user_data;
+        connection->set_user_data(user_data);
         return DOCA_SUCCESS;
     });
 }
@@ -59,7 +53,7 @@ union doca_data doca_comch_connection_get_user_data(const struct doca_comch_conn
 {
     if (!usable(connection, "connection", __func__))
         return doca_data{};
-    return connection->user_data_;
+    return connection->user_data();
 }
 
 struct doca_comch_server *
@@ -82,12 +76,7 @@ doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *com
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_connection);
-        if (comch_connection->state_ == doca_comch_connection::state::closed) {
-            SC_LOG_DBG("%s: the connection is closed", api_function());
-            return DOCA_ERROR_CONNECTION_ABORTED;
-        }
-        comch_connection->snapshot_ = comch_connection->live_;
-        return DOCA_SUCCESS;
+        return comch_connection->update_info(api_function());
     });
 }
 
@@ -98,7 +87,7 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_connection);
         SC_CHECK_NOT_NULL(counter_value);
-        const auto &s = comch_connection->snapshot_;
+        const auto &s = comch_connection->reported_counters();
         // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
         int counter;
         std::memcpy(&counter, &counter_type, sizeof counter);

@@ -3,23 +3,12 @@
 // C API of doca_comch_consumer.h: argument checks and delegation only.
 #include <doca_comch_consumer.h>
 
-#include <cstring>
-
 #include "capi/comch/checks.hpp"
 #include "comch/consumer.hpp"
 #include "core/buf.hpp"
 #include "core/mmap.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::cap_u32;
-using softcomch::capi::delegate;
-using softcomch::capi::destroy_idle;
-using softcomch::capi::fastpath_supported;
-using softcomch::capi::get_into;
-using softcomch::capi::no_dpa;
-using softcomch::capi::usable;
-using softcomch::capi::why_unusable;
+using namespace softcomch::capi;
 
 extern "C" {
 
@@ -134,37 +123,32 @@ doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consum
 struct doca_buf *
 doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
 {
-    return usable(task, "task", __func__) ? task->buf_ : nullptr;
+    return usable(task, "task", __func__) ? task->buf() : nullptr;
 }
 
 void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task,
                                                 struct doca_buf *buf)
 {
-    if (!usable(task, "task", __func__) || !usable(buf, "buf", __func__))
-        return;
-    if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("%s: the task is in flight", __func__);
-        return;
-    }
-    task->buf_ = buf;
+    if (usable(task, "task", __func__) && usable(buf, "buf", __func__))
+        task->set_buf(buf, __func__);
 }
 
 uint32_t doca_comch_consumer_task_post_recv_get_producer_id(
     const struct doca_comch_consumer_task_post_recv *task)
 {
-    return why_unusable(task) ? 0 : task->producer_id_;
+    return why_unusable(task) ? 0 : task->producer_id();
 }
 
 const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(
     const struct doca_comch_consumer_task_post_recv *task)
 {
-    return why_unusable(task) || task->imm_len_ == 0 ? nullptr : task->imm_;
+    return why_unusable(task) ? nullptr : task->imm_data();
 }
 
 uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(
     const struct doca_comch_consumer_task_post_recv *task)
 {
-    return why_unusable(task) ? 0 : task->imm_len_;
+    return why_unusable(task) ? 0 : task->imm_data_len();
 }
 
 struct doca_task *

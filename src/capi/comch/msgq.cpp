@@ -5,7 +5,7 @@
 
 #include "capi/comch/checks.hpp"
 
-using softcomch::capi::no_dpa;
+using namespace softcomch::capi;
 
 extern "C" {
 

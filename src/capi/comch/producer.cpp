@@ -3,23 +3,12 @@
 // C API of doca_comch_producer.h: argument checks and delegation only.
 #include <doca_comch_producer.h>
 
-#include <cstring>
-
 #include "capi/comch/checks.hpp"
 #include "comch/producer.hpp"
 #include "core/buf.hpp"
 #include "core/mmap.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::cap_u32;
-using softcomch::capi::delegate;
-using softcomch::capi::destroy_idle;
-using softcomch::capi::fastpath_supported;
-using softcomch::capi::get_into;
-using softcomch::capi::no_dpa;
-using softcomch::capi::usable;
-using softcomch::capi::why_unusable;
+using namespace softcomch::capi;
 
 extern "C" {
 
@@ -126,69 +115,46 @@ doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer
 const struct doca_buf *
 doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
 {
-    return why_unusable(task) ? nullptr : task->buf_;
+    return why_unusable(task) ? nullptr : task->buf();
 }
 
 void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task,
                                            const struct doca_buf *buf)
 {
-    if (!usable(task, "task", __func__) || !usable(buf, "buf", __func__))
-        return;
-    if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("%s: the task is in flight", __func__);
-        return;
-    }
-    task->buf_ = buf;
+    if (usable(task, "task", __func__) && usable(buf, "buf", __func__))
+        task->set_buf(buf, __func__);
 }
 
 uint32_t
 doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
 {
-    return why_unusable(task) ? 0 : task->consumer_id_;
+    return why_unusable(task) ? 0 : task->consumer_id();
 }
 
 void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task,
                                                    const uint32_t consumer_id)
 {
-    if (!usable(task, "task", __func__))
-        return;
-    if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("%s: the task is in flight", __func__);
-        return;
-    }
-    task->consumer_id_ = consumer_id;
+    if (usable(task, "task", __func__))
+        task->set_consumer_id(consumer_id, __func__);
 }
 
 uint8_t *
 doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
 {
-    if (why_unusable(task) || task->imm_len_ == 0)
-        return nullptr;
-    return const_cast<uint8_t *>(task->imm_);
+    return why_unusable(task) ? nullptr : const_cast<uint8_t *>(task->imm_data());
 }
 
 uint32_t
 doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
 {
-    return why_unusable(task) ? 0 : task->imm_len_;
+    return why_unusable(task) ? 0 : task->imm_data_len();
 }
 
 void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task,
                                                 uint8_t *imm_data, uint32_t imm_data_len)
 {
-    if (!usable(task, "task", __func__))
-        return;
-    if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("%s: the task is in flight", __func__);
-        return;
-    }
-    if (imm_data_len > sizeof task->imm_ || (imm_data_len && !imm_data)) {
-        SC_LOG_ERR("%s: invalid immediate data (at most %zu bytes)", __func__, sizeof task->imm_);
-        return;
-    }
-    task->imm_len_ = imm_data_len;
-    if (imm_data_len)
-        std::memcpy(task->imm_, imm_data, imm_data_len);
+    if (usable(task, "task", __func__))
+        task->set_imm_data(imm_data, imm_data_len, __func__);
 }
 
 struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)

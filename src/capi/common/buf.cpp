@@ -7,10 +7,7 @@
 #include "common/guard.hpp"
 #include "core/buf.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::delegate;
-using softcomch::capi::get_into;
+using namespace softcomch::capi;
 
 extern "C" {
 

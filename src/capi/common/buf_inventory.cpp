@@ -10,10 +10,7 @@
 #include "core/buf_inventory.hpp"
 #include "core/mmap.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::delegate;
-using softcomch::capi::get_into;
+using namespace softcomch::capi;
 
 extern "C" {
 

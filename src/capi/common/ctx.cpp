@@ -7,11 +7,25 @@
 #include "common/guard.hpp"
 #include "core/ctx.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::delegate;
-using softcomch::capi::get_into;
-using softcomch::capi::usable;
+using namespace softcomch::capi;
+
+namespace {
+
+// doca_ctx_set_datapath_on_gpu/dpa: `ctx` usable and IDLE, the device not NULL, then
+// NOT_SUPPORTED saying `why`: the offload is not emulated.
+doca_error_t offload_not_emulated(const char *func, doca_ctx *ctx, const void *dev,
+                                  const char *dev_name, const char *why)
+{
+    return delegate(func, SC_ARG(ctx), [&](doca_ctx &c) -> doca_error_t {
+        if (dev == nullptr)
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: %s is NULL", func, dev_name);
+        if (doca_error_t rc = c.require_idle(func); rc != DOCA_SUCCESS)
+            return rc;
+        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: %s", func, why);
+    });
+}
+
+} // namespace
 
 extern "C" {
 
@@ -33,14 +47,8 @@ doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t 
 
 doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        SC_CHECK_NOT_NULL(gpu_dev);
-        if (doca_error_t rc = ctx->require_idle(api_function()); rc != DOCA_SUCCESS)
-            return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: no GPU is emulated; the data path runs on the CPU",
-                  api_function());
-    });
+    return offload_not_emulated(__func__, ctx, SC_ARG(gpu_dev),
+                                "no GPU is emulated; the data path runs on the CPU");
 }
 
 doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
@@ -72,13 +80,7 @@ void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 
 doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx, struct doca_dpa *dpa_dev)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(ctx);
-        SC_CHECK_NOT_NULL(dpa_dev);
-        if (doca_error_t rc = ctx->require_idle(api_function()); rc != DOCA_SUCCESS)
-            return rc;
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: the emulated device has no DPA", api_function());
-    });
+    return offload_not_emulated(__func__, ctx, SC_ARG(dpa_dev), "the emulated device has no DPA");
 }
 
 doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx, uint32_t comp_vector)

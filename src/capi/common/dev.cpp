@@ -11,11 +11,7 @@
 #include "common/guard.hpp"
 #include "core/device.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::guard_value;
-using softcomch::capi::get_into;
-using softcomch::capi::usable;
+using namespace softcomch::capi;
 namespace core = softcomch::core;
 
 namespace {

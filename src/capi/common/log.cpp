@@ -11,9 +11,7 @@
 #include "common/log_backend.hpp"
 
 namespace sl = softcomch::log;
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::guard_value;
+using namespace softcomch::capi;
 
 namespace {
 

@@ -8,10 +8,7 @@
 #include "core/device.hpp"
 #include "core/mmap.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::capi::delegate;
-using softcomch::capi::get_into;
+using namespace softcomch::capi;
 
 namespace {
 

@@ -12,38 +12,7 @@
 #include "core/pe.hpp"
 #include "core/task.hpp"
 
-using softcomch::api_function;
-using softcomch::guard;
-using softcomch::guard_value;
-using softcomch::capi::delegate;
-using softcomch::capi::get_into;
-using softcomch::capi::usable;
-
-namespace {
-
-doca_error_t submit(doca_task *task, bool validate)
-{
-    if (task->state_ != softcomch::core::task_state::allocated) {
-        SC_LOG_ERR("%s: the task is %s", api_function(),
-                   task->state_ == softcomch::core::task_state::free ? "free (not allocated)"
-                                                                     : "already submitted");
-        return DOCA_ERROR_INVALID_VALUE;
-    }
-    doca_ctx *ctx = task->ctx_;
-    if (ctx->state() != DOCA_CTX_STATE_RUNNING) {
-        SC_LOG_ERR("%s: the %s context is %s; tasks can only be submitted while RUNNING",
-                   api_function(), ctx->kind_name(), softcomch::core::state_name(ctx->state()));
-        return DOCA_ERROR_BAD_STATE;
-    }
-    if (validate) {
-        doca_error_t rc = ctx->validate(task);
-        if (rc != DOCA_SUCCESS)
-            return rc;
-    }
-    return ctx->submit(task);
-}
-
-} // namespace
+using namespace softcomch::capi;
 
 extern "C" {
 
@@ -112,7 +81,7 @@ doca_error_t doca_task_submit(struct doca_task *task)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(task);
-        return submit(task, false);
+        return doca_ctx::program_submit(task, false, api_function());
     });
 }
 
@@ -125,7 +94,7 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
         if (flags & ~known)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", api_function(),
                       flags & ~known);
-        return submit(task, false);
+        return doca_ctx::program_submit(task, false, api_function());
     });
 }
 
@@ -133,7 +102,7 @@ doca_error_t doca_task_try_submit(struct doca_task *task)
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(task);
-        return submit(task, true);
+        return doca_ctx::program_submit(task, true, api_function());
     });
 }
 
@@ -141,27 +110,7 @@ void doca_task_free(struct doca_task *task)
 {
     guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(task);
-        if (task->abandoned_ || task->state_ == softcomch::core::task_state::free)
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the task is already free", api_function());
-        switch (task->state_) {
-        case softcomch::core::task_state::allocated:
-            task->ctx_->free_task(task);
-            break;
-        case softcomch::core::task_state::submitted:
-        case softcomch::core::task_state::completed:
-            // In flight: DOCA's doca_task_free returns void and NVIDIA's own code frees posted
-            // receives before stopping (applications/secure_channel). The task finishes, or is
-            // flushed by the stop, and then returns to its pool without a callback.
-            SC_LOG_DBG(
-                "%s: the task is in flight; it returns to its pool when its work ends, without a "
-                "callback",
-                api_function());
-            task->ctx_->abandon(task);
-            break;
-        case softcomch::core::task_state::free:
-            break;
-        }
-        return DOCA_SUCCESS;
+        return doca_ctx::program_free(task, api_function());
     });
 }
 
@@ -176,14 +125,14 @@ void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
 {
     if (!usable(task, "task", __func__))
         return;
-    task->user_data_ = user_data;
+    task->set_user_data(user_data);
 }
 
 union doca_data doca_task_get_user_data(const struct doca_task *task)
 {
     if (!usable(task, "task", __func__))
         return doca_data{};
-    return task->user_data_;
+    return task->user_data();
 }
 
 struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)

@@ -9,6 +9,7 @@
 // which the producer issues after copy_to_peer() returns.
 #include "transport/shm/shared_memory.hpp"
 
+#include "common/enum_names.hpp"
 #include "transport/shm/memory_detail.hpp"
 
 #include <sys/uio.h>
@@ -28,17 +29,19 @@
 
 namespace softcomch::transport::shm {
 
+namespace {
+
+// SOFTCOMCH_COPY's values; case-sensitive, like the other knobs.
+constexpr enum_name<copy_policy> k_copy_policies[] = {{copy_policy::auto_select, "auto"},
+                                                      {copy_policy::cached, "cached"},
+                                                      {copy_policy::streaming, "streaming"}};
+
+} // namespace
+
 doca_error_t copy_plan_from_env(copy_plan *out) noexcept
 {
-    const char *v = std::getenv(k_copy_env);
     copy_plan plan;
-    if (v == nullptr || *v == '\0' || std::strcmp(v, "auto") == 0)
-        plan.policy = copy_policy::auto_select;
-    else if (std::strcmp(v, "cached") == 0)
-        plan.policy = copy_policy::cached;
-    else if (std::strcmp(v, "streaming") == 0)
-        plan.policy = copy_policy::streaming;
-    else
+    if (!value_from_env(k_copy_policies, k_copy_env, copy_policy::auto_select, &plan.policy))
         return DOCA_ERROR_BAD_CONFIG;
     plan.cache_budget = last_level_cache_bytes() / 2;
     *out = plan;
@@ -47,15 +50,7 @@ doca_error_t copy_plan_from_env(copy_plan *out) noexcept
 
 const char *copy_policy_name(copy_policy p) noexcept
 {
-    switch (p) {
-    case copy_policy::auto_select:
-        return "auto";
-    case copy_policy::cached:
-        return "cached";
-    case copy_policy::streaming:
-        return "streaming";
-    }
-    return "?";
+    return name_of(k_copy_policies, p);
 }
 
 uint64_t last_level_cache_bytes() noexcept

@@ -5,6 +5,7 @@
 // Contract in shared_memory.hpp; layout notes in docs/shm_layout.md sections 10.9-10.11.
 #include "transport/shm/shared_memory.hpp"
 
+#include "common/enum_names.hpp"
 #include "common/errno_map.hpp"
 #include "transport/shm/memory_detail.hpp"
 
@@ -58,50 +59,35 @@ doca_error_t pvw_errno(int e, doca_error_t gone) noexcept
 
 // ---- policy ---------------------------------------------------------------------------------
 
+namespace {
+
+// SOFTCOMCH_MEMORY's values; case-sensitive on purpose, like the other knobs.
+constexpr enum_name<memory_policy> k_memory_policies[] = {{memory_policy::auto_select, "auto"},
+                                                          {memory_policy::shared, "shared"},
+                                                          {memory_policy::pvw, "pvw"}};
+constexpr enum_name<memory_mechanism> k_memory_mechanisms[] = {
+    {memory_mechanism::none, "none"},
+    {memory_mechanism::shared, "shared"},
+    {memory_mechanism::pvw, "pvw"}};
+
+} // namespace
+
 // Read on every call (control path only): tests and tools change the variable at run time.
 doca_error_t memory_policy_from_env(memory_policy *out) noexcept
 {
-    const char *v = std::getenv(k_memory_env);
-    memory_policy p;
-    if (v == nullptr || *v == '\0' || std::strcmp(v, "auto") == 0)
-        p = memory_policy::auto_select;
-    else if (std::strcmp(v, "shared") == 0)
-        p = memory_policy::shared;
-    else if (std::strcmp(v, "pvw") == 0)
-        p = memory_policy::pvw;
-    else
-        return DOCA_ERROR_BAD_CONFIG; // case-sensitive on purpose, like the other knobs
-    // Output on success only.
-    *out = p;
-    return DOCA_SUCCESS;
+    return value_from_env(k_memory_policies, k_memory_env, memory_policy::auto_select, out)
+               ? DOCA_SUCCESS
+               : DOCA_ERROR_BAD_CONFIG;
 }
 
-// Names as SOFTCOMCH_MEMORY spells them. No default case: -Wswitch flags a new enumerator.
 const char *memory_policy_name(memory_policy p) noexcept
 {
-    switch (p) {
-    case memory_policy::auto_select:
-        return "auto";
-    case memory_policy::shared:
-        return "shared";
-    case memory_policy::pvw:
-        return "pvw";
-    }
-    return "?";
+    return name_of(k_memory_policies, p);
 }
 
-// Names for logs; no default case (see above).
 const char *memory_mechanism_name(memory_mechanism m) noexcept
 {
-    switch (m) {
-    case memory_mechanism::none:
-        return "none";
-    case memory_mechanism::shared:
-        return "shared";
-    case memory_mechanism::pvw:
-        return "pvw";
-    }
-    return "?";
+    return name_of(k_memory_mechanisms, m);
 }
 
 const char *active_memory_mechanism() noexcept
