@@ -176,6 +176,19 @@ doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const 
     });
 }
 
+// The destroy shape of a core object: refused unless the object says it may go
+// (o.can_destroy(), which logs why not), then deleted.
+template <typename T>
+doca_error_t destroy_if_unused(const char *func, T *obj, const char *obj_name) noexcept
+{
+    return delegate(func, obj, obj_name, [](T &o) -> doca_error_t {
+        if (doca_error_t rc = o.can_destroy(); rc != DOCA_SUCCESS)
+            return rc;
+        delete &o;
+        return DOCA_SUCCESS;
+    });
+}
+
 } // namespace softcomch::capi
 
 // A pointer argument and its name, for get_into, delegate and destroy_idle.

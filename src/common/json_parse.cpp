@@ -157,13 +157,22 @@ private:
              describe_here());
     }
 
-    value parse_object(int depth)
+    // A container at `depth`, past its opening bracket: `item()` for each member or element (the
+    // white space before it skipped), separated by commas, until `close`.
+    template <typename Item> void parse_items(int depth, char close, const char *after, Item &&item)
     {
-        if (open_container(depth, '}'))
-            return value::object();
-        value obj = value::object();
+        if (open_container(depth, close))
+            return;
         do {
             skip_ws();
+            item();
+        } while (next_in_container(close, after));
+    }
+
+    value parse_object(int depth)
+    {
+        value obj = value::object();
+        parse_items(depth, '}', "an object member", [&] {
             if (peek() != '"')
                 fail("expected a string (member name), found " + describe_here());
             size_t key_pos = pos_;
@@ -177,19 +186,14 @@ private:
             skip_ws();
             value v = parse_value(depth);
             obj.set(std::move(key), std::move(v));
-        } while (next_in_container('}', "an object member"));
+        });
         return obj;
     }
 
     value parse_array(int depth)
     {
-        if (open_container(depth, ']'))
-            return value::array();
         value arr = value::array();
-        do {
-            skip_ws();
-            arr.push_back(parse_value(depth));
-        } while (next_in_container(']', "an array element"));
+        parse_items(depth, ']', "an array element", [&] { arr.push_back(parse_value(depth)); });
         return arr;
     }
 

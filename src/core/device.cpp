@@ -259,6 +259,48 @@ std::unordered_set<const doca_dev_rep *> g_open_reps;
 
 using access = softcomch_device_access;
 
+// The open shape of a device or representor handle H (caller holds g_dev_mu): the handle already
+// open for the function (`open`) gains a count, TOO_BIG at the counter's limit (logged, naming
+// `func` and the function's `name`); else `make()` makes one, recorded in `live`.
+template <typename H, typename Make>
+doca_error_t open_handle(H *&open, std::unordered_set<const H *> &live, const char *func,
+                         const std::string &name, Make &&make, H **out)
+{
+    if (open) {
+        uint32_t &n = access::opens_of(open);
+        if (n == std::numeric_limits<uint32_t>::max()) {
+            SC_LOG_ERR("%s: %s is already open %u times", func, name.c_str(), n);
+            return DOCA_ERROR_TOO_BIG;
+        }
+        ++n;
+        *out = open;
+        return DOCA_SUCCESS;
+    }
+    H *h = make();
+    try {
+        live.insert(h);
+    } catch (...) {
+        access::destroy(h);
+        throw;
+    }
+    access::opens_of(h) = 1;
+    open = h;
+    *out = h;
+    return DOCA_SUCCESS;
+}
+
+// The close shape's first step (caller holds g_dev_mu): the open count of `h`, or nullptr when
+// `h` is not an open handle (logged, naming `func` and `what` it should be).
+template <typename H>
+uint32_t *open_count(const std::unordered_set<const H *> &live, H *h, const char *func,
+                     const char *what)
+{
+    if (live.count(h) != 0)
+        return &access::opens_of(h);
+    SC_LOG_ERR("%s: %p is not an open %s (already closed?)", func, static_cast<void *>(h), what);
+    return nullptr;
+}
+
 template <typename T>
 doca_error_t make_list(const std::vector<T *> &items, T ***list, uint32_t *count)
 {
@@ -371,40 +413,18 @@ doca_error_t devinfo_rep_destroy_list(doca_devinfo_rep **list)
 doca_error_t dev_open(doca_devinfo *info, doca_dev **dev)
 {
     std::lock_guard<std::mutex> lock(g_dev_mu);
-    doca_dev *&open = access::open_of(info);
-    if (open) {
-        uint32_t &n = access::opens_of(open);
-        if (n == std::numeric_limits<uint32_t>::max()) {
-            SC_LOG_ERR("doca_dev_open: %s is already open %u times", info->pci_addr().c_str(), n);
-            return DOCA_ERROR_TOO_BIG;
-        }
-        ++n;
-        *dev = open;
-        return DOCA_SUCCESS;
-    }
-    doca_dev *d = access::make(info);
-    try {
-        g_open_devs.insert(d);
-    } catch (...) {
-        access::destroy(d);
-        throw;
-    }
-    access::opens_of(d) = 1;
-    open = d;
-    *dev = d;
-    return DOCA_SUCCESS;
+    return open_handle(
+        access::open_of(info), g_open_devs, "doca_dev_open", info->pci_addr(),
+        [&] { return access::make(info); }, dev);
 }
 
 doca_error_t dev_close(doca_dev *dev)
 {
     std::lock_guard<std::mutex> lock(g_dev_mu);
-    if (g_open_devs.count(dev) == 0) {
-        SC_LOG_ERR("doca_dev_close: %p is not an open device (already closed?)",
-                   static_cast<void *>(dev));
+    uint32_t *opens = open_count(g_open_devs, dev, "doca_dev_close", "device");
+    if (!opens)
         return DOCA_ERROR_INVALID_VALUE;
-    }
-    uint32_t &n = access::opens_of(dev);
-    if (--n == 0) {
+    if (--*opens == 0) {
         // The handle is closed from here on; the object lives until its holders let go.
         access::open_of(dev->info()) = nullptr;
         g_open_devs.erase(dev);
@@ -436,46 +456,28 @@ doca_error_t dev_rep_open(doca_devinfo_rep *info, doca_dev_rep **rep)
         return DOCA_ERROR_BAD_STATE;
     }
     doca_dev_rep *&open = access::open_of(info);
-    if (open) {
-        uint32_t &n = access::opens_of(open);
-        if (n == std::numeric_limits<uint32_t>::max()) {
-            SC_LOG_ERR("doca_dev_rep_open: %s is already open %u times", info->name().c_str(), n);
-            return DOCA_ERROR_TOO_BIG;
-        }
-        ++n;
-        *rep = open;
-        return DOCA_SUCCESS;
-    }
-    doca_dev_rep *r = access::make(info, parent);
-    try {
-        g_open_reps.insert(r);
-    } catch (...) {
-        access::destroy(r);
-        throw;
-    }
-    access::opens_of(r) = 1;
-    parent->hold();
-    open = r;
-    *rep = r;
-    return DOCA_SUCCESS;
+    const bool first = open == nullptr;
+    doca_error_t rc = open_handle(
+        open, g_open_reps, "doca_dev_rep_open", info->name(),
+        [&] { return access::make(info, parent); }, rep);
+    if (rc == DOCA_SUCCESS && first)
+        parent->hold(); // released when the last close destroys the representor
+    return rc;
 }
 
 doca_error_t dev_rep_close(doca_dev_rep *rep)
 {
     std::lock_guard<std::mutex> lock(g_dev_mu);
-    if (g_open_reps.count(rep) == 0) {
-        SC_LOG_ERR("doca_dev_rep_close: %p is not an open representor (already closed?)",
-                   static_cast<void *>(rep));
+    uint32_t *opens = open_count(g_open_reps, rep, "doca_dev_rep_close", "representor");
+    if (!opens)
         return DOCA_ERROR_INVALID_VALUE;
-    }
-    uint32_t &n = access::opens_of(rep);
-    if (n == 1 && rep->holders() > 0) {
+    if (*opens == 1 && rep->holders() > 0) {
         SC_LOG_ERR("doca_dev_rep_close: %s is still used by %u object(s) (Comch servers): destroy "
                    "them first",
                    rep->info()->name().c_str(), rep->holders());
         return DOCA_ERROR_IN_USE;
     }
-    if (--n == 0) {
+    if (--*opens == 0) {
         access::open_of(rep->info()) = nullptr;
         rep->parent()->release();
         g_open_reps.erase(rep);

@@ -32,11 +32,9 @@ bool doca_mmap::has_device(const doca_dev *dev) const noexcept
 
 doca_error_t doca_mmap::set_memrange(void *addr, size_t len)
 {
-    if (started_) {
-        SC_LOG_ERR("doca_mmap_set_memrange: the mmap is started; set its memory range before "
-                   "doca_mmap_start");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_not_started("doca_mmap_set_memrange", "set its memory range");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (has_range_) {
         SC_LOG_ERR("doca_mmap_set_memrange: the memory range is already set (%p, %zu bytes); it "
                    "can be set once",
@@ -63,11 +61,9 @@ doca_error_t doca_mmap::set_memrange(void *addr, size_t len)
 
 doca_error_t doca_mmap::set_permissions(uint32_t mask)
 {
-    if (started_) {
-        SC_LOG_ERR("doca_mmap_set_permissions: the mmap is started; set permissions before "
-                   "doca_mmap_start");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_not_started("doca_mmap_set_permissions", "set permissions");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (mask & ~valid_permissions) {
         SC_LOG_ERR("doca_mmap_set_permissions: undefined access flag bits 0x%x (mask 0x%x)",
                    mask & ~valid_permissions, mask);
@@ -81,6 +77,14 @@ doca_error_t doca_mmap::set_permissions(uint32_t mask)
     }
     permissions_ = mask;
     return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap::require_not_started(const char *func, const char *what) const
+{
+    if (!started_)
+        return DOCA_SUCCESS;
+    SC_LOG_ERR("%s: the mmap is started; %s before doca_mmap_start", func, what);
+    return DOCA_ERROR_BAD_STATE;
 }
 
 doca_error_t doca_mmap::require_device_config(const char *func) const
@@ -152,22 +156,18 @@ doca_error_t doca_mmap::set_max_num_devices(uint32_t n)
 
 doca_error_t doca_mmap::set_user_data(union doca_data d)
 {
-    if (started_) {
-        SC_LOG_ERR(
-            "doca_mmap_set_user_data: the mmap is started; set user data before doca_mmap_start");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_not_started("doca_mmap_set_user_data", "set user data");
+        rc != DOCA_SUCCESS)
+        return rc;
     user_data_ = d;
     return DOCA_SUCCESS;
 }
 
 doca_error_t doca_mmap::set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaque)
 {
-    if (started_) {
-        SC_LOG_ERR("doca_mmap_set_free_cb: the mmap is started; set the free callback before "
-                   "doca_mmap_start");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = require_not_started("doca_mmap_set_free_cb", "set the free callback");
+        rc != DOCA_SUCCESS)
+        return rc;
     free_cb_ = cb;
     free_cb_opaque_ = opaque;
     return DOCA_SUCCESS;
@@ -175,12 +175,10 @@ doca_error_t doca_mmap::set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaq
 
 doca_error_t doca_mmap::enable_thread_safety()
 {
-    if (started_) {
-        SC_LOG_ERR(
-            "doca_mmap_enable_thread_safety: the mmap is started; enable thread safety before "
-            "doca_mmap_start");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc =
+            require_not_started("doca_mmap_enable_thread_safety", "enable thread safety");
+        rc != DOCA_SUCCESS)
+        return rc;
     thread_safe_ = true;
     return DOCA_SUCCESS;
 }

@@ -75,6 +75,8 @@ struct doca_mmap {
     void buf_released() noexcept { bufs_.fetch_sub(1, std::memory_order_relaxed); }
 
 private:
+    // BAD_STATE (logged: `func` must `what` before doca_mmap_start) once the map is started.
+    doca_error_t require_not_started(const char *func, const char *what) const;
     // NOT_PERMITTED (logged) for the device-list setters on a started/exported/imported map.
     doca_error_t require_device_config(const char *func) const;
 

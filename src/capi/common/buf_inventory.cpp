@@ -28,13 +28,7 @@ doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inve
 
 doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(inventory);
-        if (doca_error_t r = inventory->can_destroy(); r != DOCA_SUCCESS)
-            return r;
-        delete inventory;
-        return DOCA_SUCCESS;
-    });
+    return destroy_if_unused(__func__, SC_ARG(inventory));
 }
 
 doca_error_t doca_buf_inventory_start(struct doca_buf_inventory *inventory)

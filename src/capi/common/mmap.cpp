@@ -12,15 +12,18 @@ using namespace softcomch::capi;
 
 namespace {
 
-// The arguments of doca_mmap_export_pci and doca_mmap_export_rdma.
-doca_error_t check_export(const doca_mmap *mmap, const doca_dev *dev,
-                          const void *const *export_desc, const size_t *export_desc_len)
+// doca_mmap_export_pci and doca_mmap_export_rdma: their arguments checked, then `fn()`.
+template <typename Fn>
+doca_error_t checked_export(const char *func, const doca_mmap *mmap, const doca_dev *dev,
+                            const void *const *export_desc, const size_t *export_desc_len, Fn &&fn)
 {
-    SC_REQUIRE(mmap);
-    SC_REQUIRE(dev);
-    SC_CHECK_NOT_NULL(export_desc);
-    SC_CHECK_NOT_NULL(export_desc_len);
-    return DOCA_SUCCESS;
+    return guard(func, [&]() -> doca_error_t {
+        SC_REQUIRE(mmap);
+        SC_REQUIRE(dev);
+        SC_CHECK_NOT_NULL(export_desc);
+        SC_CHECK_NOT_NULL(export_desc_len);
+        return fn();
+    });
 }
 
 } // namespace
@@ -38,13 +41,7 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 
 doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(mmap);
-        if (doca_error_t r = mmap->can_destroy(); r != DOCA_SUCCESS)
-            return r;
-        delete mmap; // stops it and calls the free callback
-        return DOCA_SUCCESS;
-    });
+    return destroy_if_unused(__func__, SC_ARG(mmap));
 }
 
 doca_error_t doca_mmap_start(struct doca_mmap *mmap)
@@ -78,21 +75,14 @@ doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
                                   const void **export_desc, size_t *export_desc_len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        if (doca_error_t rc = check_export(mmap, dev, export_desc, export_desc_len);
-            rc != DOCA_SUCCESS)
-            return rc;
-        return mmap->export_pci(dev, export_desc, export_desc_len);
-    });
+    return checked_export(__func__, mmap, dev, export_desc, export_desc_len,
+                          [&] { return mmap->export_pci(dev, export_desc, export_desc_len); });
 }
 
 doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev,
                                    const void **export_desc, size_t *export_desc_len)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        if (doca_error_t rc = check_export(mmap, dev, export_desc, export_desc_len);
-            rc != DOCA_SUCCESS)
-            return rc;
+    return checked_export(__func__, mmap, dev, export_desc, export_desc_len, []() -> doca_error_t {
         SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED, "%s: RDMA is not emulated by SoftComch",
                   api_function());
     });

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/shm/fast_path.hpp"
 
-#include <sys/epoll.h>
-
 #include <string>
 
 #include "transport/shm/shm.hpp"
@@ -57,8 +55,7 @@ doca_error_t consumer_endpoint::create(const consumer_params &p,
 
 size_t consumer_endpoint::handles(watch_handle (&out)[k_max_handles]) const noexcept
 {
-    out[0] = watch_handle{event_.fd(), EPOLLIN};
-    return 1;
+    return watch_readable(out, event_.fd());
 }
 
 // ---- remote_consumer ----

@@ -75,6 +75,14 @@ link::link() : transport::link(traits::ops()) {}
 
 link::~link() = default;
 
+size_t watch_readable(watch_handle (&out)[k_max_handles], int fd) noexcept
+{
+    if (fd < 0)
+        return 0;
+    out[0] = watch_handle{fd, EPOLLIN};
+    return 1;
+}
+
 size_t link::handles(watch_handle (&out)[k_max_handles]) const noexcept
 {
     // EPOLLIN | EPOLLRDHUP on the socket: after the handshake it carries the slow channel's
@@ -211,8 +219,7 @@ void link::expire(uint32_t consumer_id) noexcept
 
 size_t pending::handles(watch_handle (&out)[k_max_handles]) const noexcept
 {
-    out[0] = watch_handle{sock_.get(), EPOLLIN};
-    return 1;
+    return watch_readable(out, sock_.get());
 }
 
 doca_error_t pending::read_hello(hello_info &hello)
@@ -317,8 +324,7 @@ doca_error_t listener::open(const endpoint_info &info, std::unique_ptr<listener>
 
 size_t listener::handles(watch_handle (&out)[k_max_handles]) const noexcept
 {
-    out[0] = watch_handle{sock_.get(), EPOLLIN};
-    return 1;
+    return watch_readable(out, sock_.get());
 }
 
 listener::~listener()
@@ -345,10 +351,7 @@ connector::connector(std::string fabric_dir, endpoint_key key, link_params param
 
 size_t connector::handles(watch_handle (&out)[k_max_handles]) const noexcept
 {
-    if (!sock_)
-        return 0;
-    out[0] = watch_handle{sock_.get(), EPOLLIN};
-    return 1;
+    return watch_readable(out, sock_.get());
 }
 
 void connector::reset() noexcept

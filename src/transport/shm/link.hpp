@@ -34,6 +34,10 @@ namespace softcomch::transport::shm {
 // A received message: payload pointer (into the shared ring record), length, type.
 using message_view = record_view;
 
+// handles() of a pollable that waits for one descriptor, `fd`, to become readable (no handle
+// while `fd` is -1).
+size_t watch_readable(watch_handle (&out)[k_max_handles], int fd) noexcept;
+
 class link final : public transport::link {
 public:
     ~link() override;
