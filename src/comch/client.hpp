@@ -6,10 +6,12 @@
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
 #include "comch/watch.hpp"
+#include "common/visibility.hpp"
 #include "transport/transport.hpp"
 
 // The Comch client (host side). Start is asynchronous: STARTING until the server accepted it.
-struct doca_comch_client final : softcomch::comch::comch_ctx {
+// SOFTCOMCH_API on the class: the C API's doca_ctx::as<doca_comch_client>() needs its typeinfo.
+struct SOFTCOMCH_API doca_comch_client final : softcomch::comch::comch_ctx {
     doca_comch_client(doca_dev *dev, std::string name);
     ~doca_comch_client() override;
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/visibility.hpp"
 #include "core/ctx.hpp"
 #include "core/device.hpp"
 #include "core/task.hpp"
@@ -51,15 +52,16 @@ public:
     ~comch_ctx() override;
 
     // ---- configuration (IDLE only; checked here) ----
-    doca_error_t set_max_msg_size(uint32_t size, const char *func);
-    doca_error_t set_recv_queue_size(uint32_t size, const char *func);
-    doca_error_t task_send_set_conf(doca_comch_task_send_completion_cb_t ok,
-                                    doca_comch_task_send_completion_cb_t err, uint32_t num,
-                                    const char *func);
-    doca_error_t event_msg_recv_register(doca_comch_event_msg_recv_cb_t cb, const char *func);
-    doca_error_t event_consumer_register(doca_comch_event_consumer_cb_t new_cb,
-                                         doca_comch_event_consumer_cb_t expired_cb,
-                                         const char *func);
+    SOFTCOMCH_API doca_error_t set_max_msg_size(uint32_t size, const char *func);
+    SOFTCOMCH_API doca_error_t set_recv_queue_size(uint32_t size, const char *func);
+    SOFTCOMCH_API doca_error_t task_send_set_conf(doca_comch_task_send_completion_cb_t ok,
+                                                  doca_comch_task_send_completion_cb_t err,
+                                                  uint32_t num, const char *func);
+    SOFTCOMCH_API doca_error_t event_msg_recv_register(doca_comch_event_msg_recv_cb_t cb,
+                                                       const char *func);
+    SOFTCOMCH_API doca_error_t event_consumer_register(doca_comch_event_consumer_cb_t new_cb,
+                                                       doca_comch_event_consumer_cb_t expired_cb,
+                                                       const char *func);
     uint32_t max_msg_size() const noexcept { return max_msg_size_; }
     uint32_t recv_queue_size() const noexcept { return recv_queue_size_; }
     doca_dev *dev() const noexcept { return dev_; }
@@ -68,8 +70,9 @@ public:
     const std::string &name() const noexcept { return name_; }
 
     // ---- data path ----
-    doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg, uint32_t len,
-                                      doca_comch_task_send **task, const char *func);
+    SOFTCOMCH_API doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg,
+                                                    uint32_t len, doca_comch_task_send **task,
+                                                    const char *func);
 
     // doca_ctx hooks shared by server and client
     doca_error_t submit(doca_task *task) override;

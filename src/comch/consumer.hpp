@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "comch/watch.hpp"
+#include "common/visibility.hpp"
 #include "core/ctx.hpp"
 #include "core/task.hpp"
 #include "transport/transport.hpp"
@@ -48,7 +49,8 @@ struct doca_comch_consumer_task_post_recv : doca_task {
     uint8_t imm_[32] = {};
 };
 
-struct doca_comch_consumer final : doca_ctx {
+// SOFTCOMCH_API on the class: the C API's doca_ctx::as<doca_comch_consumer>() needs its typeinfo.
+struct SOFTCOMCH_API doca_comch_consumer final : doca_ctx {
     // doca_comch_consumer_create once the C API checked the handles: the connection must be
     // established and below its consumer limit, the mmap started.
     static doca_error_t create(doca_comch_connection *conn, doca_mmap *mmap, const char *func,

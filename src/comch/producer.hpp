@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "common/visibility.hpp"
 #include "core/ctx.hpp"
 #include "core/task.hpp"
 #include "transport/transport.hpp"
@@ -43,7 +44,8 @@ struct doca_comch_producer_task_send : doca_task {
     uint8_t imm_[32] = {};
 };
 
-struct doca_comch_producer final : doca_ctx {
+// SOFTCOMCH_API on the class: the C API's doca_ctx::as<doca_comch_producer>() needs its typeinfo.
+struct SOFTCOMCH_API doca_comch_producer final : doca_ctx {
     // doca_comch_producer_create once the C API checked the handle: the connection must be
     // established and below its producer limit.
     static doca_error_t create(doca_comch_connection *conn, const char *func,

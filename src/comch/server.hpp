@@ -7,13 +7,15 @@
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
 #include "comch/watch.hpp"
+#include "common/visibility.hpp"
 #include "transport/transport.hpp"
 
 struct doca_dev_rep;
 
 // The Comch server (DPU side). Listens on (BlueField, host function of its representor, name);
 // start is synchronous.
-struct doca_comch_server final : softcomch::comch::comch_ctx {
+// SOFTCOMCH_API on the class: the C API's doca_ctx::as<doca_comch_server>() needs its typeinfo.
+struct SOFTCOMCH_API doca_comch_server final : softcomch::comch::comch_ctx {
     doca_comch_server(doca_dev *dev, doca_dev_rep *rep, std::string name);
     ~doca_comch_server() override;
 

@@ -8,11 +8,13 @@
 
 #include <cstdint>
 
+#include "common/visibility.hpp"
+
 namespace softcomch {
 
 // The enumerator's identifier, e.g. "DOCA_ERROR_INVALID_VALUE"; "unrecognized error code" for
 // values outside the enum. Static storage, never NULL.
-const char *error_name(doca_error_t err) noexcept;
+SOFTCOMCH_API const char *error_name(doca_error_t err) noexcept;
 
 // A short human-readable phrase, e.g. "Invalid input"; "unrecognized error code" for values
 // outside the enum. Static storage, never NULL.
@@ -20,8 +22,8 @@ const char *error_descr(doca_error_t err) noexcept;
 
 // The same for a raw value, as a C caller may pass any int (used by the C thunks: a C++ enum
 // outside its range must not even be loaded, or UBSan's enum check fires).
-const char *error_name(int32_t code) noexcept;
-const char *error_descr(int32_t code) noexcept;
+SOFTCOMCH_API const char *error_name(int32_t code) noexcept;
+SOFTCOMCH_API const char *error_descr(int32_t code) noexcept;
 
 // Number of codes the table knows (DOCA_SUCCESS .. DOCA_ERROR_SKIPPED).
 inline constexpr int error_count = 31;

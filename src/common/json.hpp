@@ -36,9 +36,13 @@
 #include <variant>
 #include <vector>
 
+#include "common/visibility.hpp"
+
 namespace softcomch::json {
 
 // Thrown by the as_* accessors on a value of another type (a programming error: check is_*).
+// Not exported: src/argp/parse_json.cpp catches it with a typeinfo of its own, which matches the
+// library's by name (the C++ ABI's type_info equality), so nothing of it need leave libsoftcomch.
 class type_error : public std::logic_error {
 public:
     using std::logic_error::logic_error;
@@ -59,7 +63,7 @@ public:
     value(long i) noexcept : v_(int64_t{i}) {}      // NOLINT
     value(long long i) noexcept : v_(int64_t{i}) {} // NOLINT
     // Unsigned 64-bit: stored as an integer when it fits in int64, else as a double.
-    value(unsigned long i) noexcept;                    // NOLINT
+    SOFTCOMCH_API value(unsigned long i) noexcept;      // NOLINT
     value(unsigned long long i) noexcept;               // NOLINT
     value(double d) noexcept : v_(d) {}                 // NOLINT
     value(const char *s) : v_(std::string(s)) {}        // NOLINT
@@ -92,35 +96,35 @@ public:
     bool is_array() const noexcept { return std::holds_alternative<array_type>(v_); }
     bool is_object() const noexcept { return std::holds_alternative<object_type>(v_); }
     // "null", "bool", "integer", "number", "string", "array" or "object" (for error messages).
-    const char *type_name() const noexcept;
+    SOFTCOMCH_API const char *type_name() const noexcept;
 
     // ---- access (throw type_error on the wrong type) ----
-    bool as_bool() const;
+    SOFTCOMCH_API bool as_bool() const;
     // An integer; a double is accepted only when it holds an integral value in int64 range.
-    int64_t as_int() const;
+    SOFTCOMCH_API int64_t as_int() const;
     // Any number (integers are converted).
-    double as_double() const;
-    const std::string &as_string() const;
+    SOFTCOMCH_API double as_double() const;
+    SOFTCOMCH_API const std::string &as_string() const;
 
     // Objects: the member named `key`, or nullptr (also nullptr when this is not an object).
     const value *find(std::string_view key) const noexcept;
     value *find(std::string_view key) noexcept;
     // Arrays and objects: number of elements / members; 0 for every other type.
-    size_t size() const noexcept;
+    SOFTCOMCH_API size_t size() const noexcept;
     // Arrays: element i (std::out_of_range past the end; type_error if not an array).
     const value &operator[](size_t i) const;
     value &operator[](size_t i);
     // Arrays: all elements (type_error if not an array).
-    const array_type &elements() const;
+    SOFTCOMCH_API const array_type &elements() const;
     // Objects: all members in insertion order (type_error if not an object).
-    const object_type &items() const;
+    SOFTCOMCH_API const object_type &items() const;
 
     // ---- building ----
     // Objects: sets `key` (replacing an existing member in place, keeping its position, or
     // appending). A null value becomes an empty object first. Returns *this for chaining.
-    value &set(std::string key, value v);
+    SOFTCOMCH_API value &set(std::string key, value v);
     // Arrays: appends. A null value becomes an empty array first. Returns *this for chaining.
-    value &push_back(value v);
+    SOFTCOMCH_API value &push_back(value v);
 
     // Deep structural equality (an integer never equals a double, as in the file text).
     friend bool operator==(const value &a, const value &b) noexcept { return a.v_ == b.v_; }
@@ -135,13 +139,13 @@ inline constexpr int max_depth = 128;
 // Parses one JSON text. On success returns the value and clears *error; on failure returns null
 // and sets *error to "<line>:<column>: <problem>". `error` may be nullptr (then a failure is
 // indistinguishable from a document that is `null`).
-value parse(std::string_view text, std::string *error);
+SOFTCOMCH_API value parse(std::string_view text, std::string *error);
 
 // Writes `v` as JSON. indent > 0: pretty-printed with that many spaces per level, one element
 // or member per line; indent <= 0: compact, on one line without spaces. Doubles are written in
 // shortest round-trip form and always re-parse as doubles (1.0 -> "1.0"); NaN and infinities
 // become null. Strings are written as UTF-8 with control characters, '"' and '\' escaped.
 // No trailing newline.
-std::string dump(const value &v, int indent = 2);
+SOFTCOMCH_API std::string dump(const value &v, int indent = 2);
 
 } // namespace softcomch::json

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "common/visibility.hpp"
+
 namespace softcomch::log {
 
 enum level : uint32_t {
@@ -23,10 +25,10 @@ enum level : uint32_t {
 
 // True when an SDK line at `lvl` would reach at least one SDK backend. Cheap (one relaxed load);
 // call sites on the data path test it before formatting anything.
-bool sdk_enabled(uint32_t lvl) noexcept;
+SOFTCOMCH_API bool sdk_enabled(uint32_t lvl) noexcept;
 
 // Formats and writes one SDK line to every SDK backend whose window includes `lvl`.
-void sdk(uint32_t lvl, const char *file, int line, const char *fmt, ...) noexcept
+SOFTCOMCH_API void sdk(uint32_t lvl, const char *file, int line, const char *fmt, ...) noexcept
     __attribute__((format(printf, 4, 5)));
 
 } // namespace softcomch::log

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "common/object_tag.hpp"
+#include "common/visibility.hpp"
 
 struct doca_mmap;
 struct doca_buf_inventory;
@@ -42,20 +43,21 @@ struct doca_buf {
     bool is_last() const noexcept { return next_ == nullptr; }
     bool in_list() const noexcept { return prev_ != nullptr || next_ != nullptr; }
     const doca_buf *list_head() const noexcept;
-    doca_buf *last() noexcept;
-    uint32_t list_len() const noexcept;
+    SOFTCOMCH_API doca_buf *last() noexcept;
+    SOFTCOMCH_API uint32_t list_len() const noexcept;
     // True if [p, p + n) lies inside this buffer.
     bool covers(const void *p, size_t n) const noexcept;
 
     // ---- operations (arguments already checked for NULL and tags; these log their refusals) ----
-    doca_error_t inc_refcount(uint16_t *before);
-    doca_error_t dec_refcount(uint16_t *before);
-    doca_error_t set_data(void *data, size_t data_len);
-    doca_error_t set_data_len(size_t data_len);
+    SOFTCOMCH_API doca_error_t inc_refcount(uint16_t *before);
+    SOFTCOMCH_API doca_error_t dec_refcount(uint16_t *before);
+    SOFTCOMCH_API doca_error_t set_data(void *data, size_t data_len);
+    SOFTCOMCH_API doca_error_t set_data_len(size_t data_len);
     void reset_data_len() noexcept { data_len_ = 0; }
     // chain_list / chain_list_tail (tail1 == nullptr: walk the list).
-    static doca_error_t chain(const char *func, doca_buf *head1, doca_buf *tail1, doca_buf *head2);
-    static doca_error_t unchain(doca_buf *head1, doca_buf *elem);
+    SOFTCOMCH_API static doca_error_t chain(const char *func, doca_buf *head1, doca_buf *tail1,
+                                            doca_buf *head2);
+    SOFTCOMCH_API static doca_error_t unchain(doca_buf *head1, doca_buf *elem);
 
 private:
     friend struct doca_buf_inventory;

@@ -16,30 +16,31 @@
 #include <vector>
 
 #include "common/object_tag.hpp"
+#include "common/visibility.hpp"
 #include "core/buf.hpp"
 
 struct doca_mmap;
 
 struct doca_buf_inventory {
     explicit doca_buf_inventory(uint32_t num_elements) noexcept : num_elements_(num_elements) {}
-    ~doca_buf_inventory();
+    SOFTCOMCH_API ~doca_buf_inventory();
     doca_buf_inventory(const doca_buf_inventory &) = delete;
     doca_buf_inventory &operator=(const doca_buf_inventory &) = delete;
 
     softcomch::object_tag tag_{softcomch::object_kind::buf_inventory};
 
-    doca_error_t start();
-    doca_error_t stop();
-    doca_error_t expand(uint32_t num_elements);
-    doca_error_t set_user_data(union doca_data d);
+    SOFTCOMCH_API doca_error_t start();
+    SOFTCOMCH_API doca_error_t stop();
+    SOFTCOMCH_API doca_error_t expand(uint32_t num_elements);
+    SOFTCOMCH_API doca_error_t set_user_data(union doca_data d);
     // DOCA_SUCCESS if the inventory may be destroyed now; IN_USE while bufs are out.
-    doca_error_t can_destroy() const;
+    SOFTCOMCH_API doca_error_t can_destroy() const;
 
     // doca_buf_inventory_buf_get_by_args: checks states and ranges, then takes a descriptor.
-    doca_error_t get_buf(doca_mmap *mmap, void *addr, size_t len, void *data, size_t data_len,
-                         doca_buf **out);
+    SOFTCOMCH_API doca_error_t get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
+                                       size_t data_len, doca_buf **out);
     // doca_buf_inventory_buf_dup.
-    doca_error_t dup(const doca_buf *src, doca_buf **out);
+    SOFTCOMCH_API doca_error_t dup(const doca_buf *src, doca_buf **out);
 
     bool started() const noexcept { return started_; }
     uint32_t num_elements() const noexcept { return num_elements_; }

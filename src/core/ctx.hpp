@@ -16,6 +16,7 @@
 #include <typeinfo>
 
 #include "common/object_tag.hpp"
+#include "common/visibility.hpp"
 
 struct doca_pe;
 struct doca_task;
@@ -28,7 +29,7 @@ struct arm_result {
     uint64_t timeout_ns = 0; // > 0: wake the engine after this long even if nothing arrives
 };
 
-const char *state_name(doca_ctx_states s) noexcept;
+SOFTCOMCH_API const char *state_name(doca_ctx_states s) noexcept;
 
 } // namespace softcomch::core
 
@@ -39,8 +40,8 @@ struct doca_ctx {
     doca_ctx &operator=(const doca_ctx &) = delete;
 
     // ---- called by the C API (validation of NULL and tags is done there) ----
-    doca_error_t start();
-    doca_error_t stop();
+    SOFTCOMCH_API doca_error_t start();
+    SOFTCOMCH_API doca_error_t stop();
     doca_error_t set_user_data(union doca_data d) noexcept
     {
         user_data_ = d;
@@ -72,7 +73,7 @@ struct doca_ctx {
     bool is_idle() const noexcept { return state_ == DOCA_CTX_STATE_IDLE; }
 
     // Refuses configuration calls outside IDLE, with a log line naming the call.
-    doca_error_t require_idle(const char *func) const noexcept;
+    SOFTCOMCH_API doca_error_t require_idle(const char *func) const noexcept;
     // Refuses task allocation outside RUNNING (BAD_STATE), with a log line naming the call.
     doca_error_t require_running(const char *func) const noexcept
     {

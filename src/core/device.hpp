@@ -22,18 +22,19 @@
 #include <vector>
 
 #include "common/object_tag.hpp"
+#include "common/visibility.hpp"
 
 namespace softcomch::core {
 
 // Which side of the PCIe link a function belongs to.
 enum class side : uint8_t { host, dpu };
-const char *side_name(side s) noexcept; // "host" / "dpu"
+SOFTCOMCH_API const char *side_name(side s) noexcept; // "host" / "dpu"
 
 // How a BlueField is configured (docs/topology.md): "dpu" is the normal ECPF mode; in "nic" mode
 // the Arm side runs nothing, so there are no representors and Comch has no server (and hence no
 // client either).
 enum class bf_mode : uint8_t { dpu, nic };
-const char *bf_mode_name(bf_mode m) noexcept; // "dpu" / "nic"
+SOFTCOMCH_API const char *bf_mode_name(bf_mode m) noexcept; // "dpu" / "nic"
 
 // Comch capability values of a BlueField. Only max_msg_size (4080) is a published figure; the
 // rest are emulator defaults (docs/topology.md). Overridable per BlueField in the topology file.
@@ -69,12 +70,13 @@ struct privilege_policy {
 struct credentials {
     uint32_t euid = 0;
     uint32_t egid = 0;
-    std::vector<uint32_t> groups; // supplementary groups
-    static credentials current(); // of this process (or the test override)
+    std::vector<uint32_t> groups;               // supplementary groups
+    SOFTCOMCH_API static credentials current(); // of this process (or the test override)
 };
 
 // True if `who` may open representors under `policy`; otherwise false and *why explains.
-bool privilege_allows(const privilege_policy &policy, const credentials &who, std::string *why);
+SOFTCOMCH_API bool privilege_allows(const privilege_policy &policy, const credentials &who,
+                                    std::string *why);
 // Tests only: make credentials::current() return `c` (nullptr restores the real identity).
 void set_credentials_override(const credentials *c);
 
@@ -137,10 +139,10 @@ struct doca_devinfo {
     const softcomch::core::comch_caps &comch() const noexcept { return board_->caps_; }
     // A Comch server runs on DPU-side devices of a BlueField in DPU mode; a client on host-side
     // devices of a BlueField in DPU mode.
-    bool server_capable() const noexcept;
-    bool client_capable() const noexcept;
+    SOFTCOMCH_API bool server_capable() const noexcept;
+    SOFTCOMCH_API bool client_capable() const noexcept;
     // Whether this device manages representors (DPU-side PF of a BlueField in DPU mode).
-    bool manages_representors() const noexcept;
+    SOFTCOMCH_API bool manages_representors() const noexcept;
 
     const std::string &ibdev_name() const noexcept { return d_.ibdev_; }
     const std::string &iface_name() const noexcept { return d_.iface_; }
@@ -152,7 +154,7 @@ struct doca_devinfo {
     uint32_t sf_index() const noexcept { return d_.sf_index_; }
     const std::array<uint8_t, 6> &mac() const noexcept { return d_.mac_; }
     const std::array<uint8_t, 4> &ipv4() const noexcept { return d_.ipv4_; }
-    std::array<uint8_t, 16> ipv6() const noexcept; // fe80::/64 + EUI-64 of the MAC
+    SOFTCOMCH_API std::array<uint8_t, 16> ipv6() const noexcept; // fe80::/64 + EUI-64 of the MAC
     uint16_t vhca_id() const noexcept { return d_.vhca_id_; }
     uint64_t active_rate() const noexcept { return board_->port_rate_bps_; }
     const softcomch::core::function_desc &desc() const noexcept { return d_; }
@@ -276,24 +278,24 @@ namespace softcomch::core {
 
 // The operations behind doca_dev.h. Arguments are non-NULL and correctly tagged (checked by the
 // C API); these check the rest, log the reason of a refusal, and write outputs only on success.
-doca_error_t devinfo_create_list(doca_devinfo ***list, uint32_t *count);
-doca_error_t devinfo_destroy_list(doca_devinfo **list);
-doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter, doca_devinfo_rep ***list,
-                                     uint32_t *count);
-doca_error_t devinfo_rep_destroy_list(doca_devinfo_rep **list);
-doca_error_t dev_open(doca_devinfo *info, doca_dev **dev);
-doca_error_t dev_close(doca_dev *dev);
-doca_error_t dev_rep_open(doca_devinfo_rep *info, doca_dev_rep **rep);
-doca_error_t dev_rep_close(doca_dev_rep *rep);
+SOFTCOMCH_API doca_error_t devinfo_create_list(doca_devinfo ***list, uint32_t *count);
+SOFTCOMCH_API doca_error_t devinfo_destroy_list(doca_devinfo **list);
+SOFTCOMCH_API doca_error_t devinfo_rep_create_list(doca_dev *dev, int filter,
+                                                   doca_devinfo_rep ***list, uint32_t *count);
+SOFTCOMCH_API doca_error_t devinfo_rep_destroy_list(doca_devinfo_rep **list);
+SOFTCOMCH_API doca_error_t dev_open(doca_devinfo *info, doca_dev **dev);
+SOFTCOMCH_API doca_error_t dev_close(doca_dev *dev);
+SOFTCOMCH_API doca_error_t dev_rep_open(doca_devinfo_rep *info, doca_dev_rep **rep);
+SOFTCOMCH_API doca_error_t dev_rep_close(doca_dev_rep *rep);
 
 // True if `dev` is a currently open device handle (its tag alone cannot tell a freed handle
 // whose memory was reused).
-bool is_open_device(const doca_dev *dev) noexcept;
-bool is_open_representor(const doca_dev_rep *rep) noexcept;
+SOFTCOMCH_API bool is_open_device(const doca_dev *dev) noexcept;
+SOFTCOMCH_API bool is_open_representor(const doca_dev_rep *rep) noexcept;
 
 // Compares a PCI address string with a canonical address. INVALID_VALUE (logged, naming
 // `func`, at debug level) when `in` is malformed.
-doca_error_t pci_addr_equal(const char *func, const std::string &canonical, const char *in,
-                            uint8_t *is_equal);
+SOFTCOMCH_API doca_error_t pci_addr_equal(const char *func, const std::string &canonical,
+                                          const char *in, uint8_t *is_equal);
 
 } // namespace softcomch::core

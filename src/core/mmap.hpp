@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/object_tag.hpp"
+#include "common/visibility.hpp"
 
 struct doca_dev;
 
@@ -25,7 +26,7 @@ struct doca_mmap {
     doca_mmap() noexcept = default;
     // Stops (if started), calls the free callback (if the map was ever started), releases the
     // devices. Callers check can_destroy() first.
-    ~doca_mmap();
+    SOFTCOMCH_API ~doca_mmap();
     doca_mmap(const doca_mmap &) = delete;
     doca_mmap &operator=(const doca_mmap &) = delete;
 
@@ -37,21 +38,21 @@ struct doca_mmap {
     static constexpr uint32_t valid_permissions = 0x7f;
 
     // ---- configuration (each logs why it refuses) ----
-    doca_error_t set_memrange(void *addr, size_t len);
-    doca_error_t set_permissions(uint32_t access_mask);
-    doca_error_t add_dev(doca_dev *dev);
-    doca_error_t rm_dev(doca_dev *dev);
-    doca_error_t set_max_num_devices(uint32_t n);
-    doca_error_t set_user_data(union doca_data d);
-    doca_error_t set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaque);
-    doca_error_t enable_thread_safety();
-    doca_error_t start();
-    doca_error_t stop();
+    SOFTCOMCH_API doca_error_t set_memrange(void *addr, size_t len);
+    SOFTCOMCH_API doca_error_t set_permissions(uint32_t access_mask);
+    SOFTCOMCH_API doca_error_t add_dev(doca_dev *dev);
+    SOFTCOMCH_API doca_error_t rm_dev(doca_dev *dev);
+    SOFTCOMCH_API doca_error_t set_max_num_devices(uint32_t n);
+    SOFTCOMCH_API doca_error_t set_user_data(union doca_data d);
+    SOFTCOMCH_API doca_error_t set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaque);
+    SOFTCOMCH_API doca_error_t enable_thread_safety();
+    SOFTCOMCH_API doca_error_t start();
+    SOFTCOMCH_API doca_error_t stop();
     // DOCA_SUCCESS if the map may be destroyed now; NOT_PERMITTED while bufs refer to it.
-    doca_error_t can_destroy() const;
+    SOFTCOMCH_API doca_error_t can_destroy() const;
     // The checks of doca_mmap_export_pci that do not depend on the export mechanism, then
     // DOCA_ERROR_NOT_SUPPORTED (not emulated yet).
-    doca_error_t export_pci(const doca_dev *dev, const void **desc, size_t *len);
+    SOFTCOMCH_API doca_error_t export_pci(const doca_dev *dev, const void **desc, size_t *len);
 
     // ---- queries ----
     bool started() const noexcept { return started_; }

@@ -24,6 +24,7 @@
 #include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
 #include "common/unique_fd.hpp"
+#include "common/visibility.hpp"
 
 struct doca_ctx;
 struct doca_task;
@@ -44,24 +45,24 @@ protected:
 } // namespace softcomch::core
 
 struct doca_pe {
-    doca_pe();
-    ~doca_pe();
+    SOFTCOMCH_API doca_pe();
+    SOFTCOMCH_API ~doca_pe();
     doca_pe(const doca_pe &) = delete;
     doca_pe &operator=(const doca_pe &) = delete;
 
     // doca_pe_create: sets up the epoll, eventfd and timerfd descriptors.
-    doca_error_t init();
+    SOFTCOMCH_API doca_error_t init();
 
-    doca_error_t connect(doca_ctx *ctx);
+    SOFTCOMCH_API doca_error_t connect(doca_ctx *ctx);
     void disconnect(doca_ctx *ctx) noexcept; // by a context's destructor
     bool has_contexts() const noexcept { return live_ctxs_ != 0; }
 
-    uint8_t progress();
+    SOFTCOMCH_API uint8_t progress();
 
     int notification_fd() const noexcept { return epoll_fd_.get(); }
-    doca_error_t request_notification();
-    doca_error_t clear_notification();
-    size_t inflight() const noexcept;
+    SOFTCOMCH_API doca_error_t request_notification();
+    SOFTCOMCH_API doca_error_t clear_notification();
+    SOFTCOMCH_API size_t inflight() const noexcept;
     // How often progress() found another thread inside it (diagnostics, tests).
     uint64_t concurrent_calls() const noexcept
     {

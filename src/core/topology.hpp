@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/json.hpp"
+#include "common/visibility.hpp"
 #include "core/device.hpp"
 
 namespace softcomch::core {
@@ -62,9 +63,10 @@ public:
     static std::unique_ptr<topology> from_json_text(std::string_view text,
                                                     const std::string &origin, std::string *error);
     // Reads `path` (at most 1 MiB) and parses it as above.
-    static std::unique_ptr<topology> from_file(const std::string &path, std::string *error);
+    SOFTCOMCH_API static std::unique_ptr<topology> from_file(const std::string &path,
+                                                             std::string *error);
 
-    ~topology();
+    SOFTCOMCH_API ~topology();
     topology(const topology &) = delete;
     topology &operator=(const topology &) = delete;
 
@@ -109,12 +111,12 @@ struct machine_view {
 
     bool visible(side s) const noexcept { return !side_filter || *side_filter == s; }
     // The devices of the visible sides, in topology order (empty if loading failed).
-    std::vector<doca_devinfo *> visible_devices() const;
+    SOFTCOMCH_API std::vector<doca_devinfo *> visible_devices() const;
 };
 
 // The process-wide view, built on first call (thread-safe). It does not log: callers that fail
 // because of a loading error (doca_devinfo_create_list) log `error` themselves.
-const machine_view &machine();
+SOFTCOMCH_API const machine_view &machine();
 
 // Tests only: forget the process-wide view so the next machine() call reads the environment
 // again. Every device and representor must be closed, and no devinfo pointer may be used

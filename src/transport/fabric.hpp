@@ -16,16 +16,18 @@
 #include <string>
 #include <vector>
 
+#include "common/visibility.hpp"
+
 namespace softcomch::transport {
 
 // Fabric name from SOFTCOMCH_FABRIC ("default" when unset). Names are [A-Za-z0-9._-]{1,64}.
-std::string fabric_name();
-bool valid_fabric_name(const std::string &name) noexcept;
+SOFTCOMCH_API std::string fabric_name();
+SOFTCOMCH_API bool valid_fabric_name(const std::string &name) noexcept;
 
 // Directory of a fabric (created with 0700 if missing). Throws std::system_error on failure.
-std::string fabric_dir(const std::string &fabric);
+SOFTCOMCH_API std::string fabric_dir(const std::string &fabric);
 // Same, without creating anything.
-std::string fabric_dir_path(const std::string &fabric);
+SOFTCOMCH_API std::string fabric_dir_path(const std::string &fabric);
 
 // The identity of a listening server.
 struct endpoint_key {
@@ -46,10 +48,10 @@ struct endpoint_info {
 };
 
 // Path of the socket for `key` inside `dir` (short enough for sockaddr_un).
-std::string endpoint_socket_path(const std::string &dir, const endpoint_key &key);
+SOFTCOMCH_API std::string endpoint_socket_path(const std::string &dir, const endpoint_key &key);
 
 // Live endpoints of a fabric directory; entries whose process is gone are removed on the way.
-std::vector<endpoint_info> list_endpoints(const std::string &dir);
+SOFTCOMCH_API std::vector<endpoint_info> list_endpoints(const std::string &dir);
 
 // ---- additions (transport-internal helpers around the declarations above) ----
 
@@ -58,7 +60,7 @@ uint64_t fnv1a64(const std::string &data) noexcept;
 
 // Path of the info file that accompanies a socket path: `<stem>.sock` -> `<stem>.info`.
 // Throws std::system_error(EINVAL) if `socket_path` does not end in ".sock".
-std::string endpoint_info_path(const std::string &socket_path);
+SOFTCOMCH_API std::string endpoint_info_path(const std::string &socket_path);
 
 // Writes the info file of `info` (info.socket_path must be set) atomically: a temporary file in
 // the same directory, then rename(). Text, one `key=value` per line: version, name, pid,
@@ -68,7 +70,7 @@ void write_endpoint_info(const endpoint_info &info);
 
 // Reads one info file. Returns false (no throw) if it is missing or malformed. The
 // socket_path of the result is derived from `info_path`.
-bool read_endpoint_info(const std::string &info_path, endpoint_info &out);
+SOFTCOMCH_API bool read_endpoint_info(const std::string &info_path, endpoint_info &out);
 
 // Removes the endpoint's socket file and info file (missing files are not an error).
 void remove_endpoint(const endpoint_info &info) noexcept;
@@ -83,10 +85,10 @@ struct fabric_files {
     std::vector<std::string> sockets;
     std::vector<std::string> dead_tmps;
 };
-fabric_files scan_fabric_dir(const std::string &dir);
+SOFTCOMCH_API fabric_files scan_fabric_dir(const std::string &dir);
 
 // Whether an endpoint read from its info file is dead: its process is gone, or its socket file is
 // missing. list_endpoints() removes such endpoints.
-bool endpoint_dead(const endpoint_info &e) noexcept;
+SOFTCOMCH_API bool endpoint_dead(const endpoint_info &e) noexcept;
 
 } // namespace softcomch::transport

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "common/unique_fd.hpp"
+#include "common/visibility.hpp"
 
 #include <doca_error.h>
 
@@ -92,7 +93,7 @@ enum class socket_probe {
 };
 // Probes `path` with a non-blocking connect (closed at once; a live server sees a connection
 // that hangs up before sending anything - servers must tolerate that).
-socket_probe probe_socket(const std::string &path) noexcept;
+SOFTCOMCH_API socket_probe probe_socket(const std::string &path) noexcept;
 
 // Exclusive flock() on directory `dir`, held until the returned fd is closed. Serialises
 // endpoint creation and cleanup inside one fabric directory. Blocks only while another process

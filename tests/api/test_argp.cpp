@@ -713,6 +713,18 @@ TEST_F(Argp, JsonWrongTypeIsInvalid)
     EXPECT_EQ(start_captured({"-j", path}, &out), DOCA_ERROR_INVALID_VALUE);
 }
 
+// 1.5 is a number but not an integer: softcomch::json::value::as_int throws in libsoftcomch and
+// doca_argp catches (src/argp/parse_json.cpp), across the two libraries' boundary. A catch that
+// missed would end in the guard's DOCA_ERROR_UNEXPECTED.
+TEST_F(Argp, JsonNonIntegralNumberForIntegerIsInvalid)
+{
+    register_basic();
+    const std::string path = write_json(R"({"doca_program_flags": {"int": 1.5}})");
+    std::string out;
+    EXPECT_EQ(start_captured({"-j", path}, &out), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_NE(out.find("Usage: test_prog"), std::string::npos);
+}
+
 TEST_F(Argp, JsonMissingFileIsIoFailure)
 {
     EXPECT_EQ(start({"-j", "/nonexistent/softcomch.json"}), DOCA_ERROR_IO_FAILED);

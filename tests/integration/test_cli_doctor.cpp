@@ -5,7 +5,8 @@
 // SOFTCOMCH_* variable removed, XDG_RUNTIME_DIR pointing at a scratch directory so the fabric is
 // private) and judged by its exit status and output. The stale-endpoint case builds its endpoint
 // files with the library's own fabric functions, and --json output is read back with the
-// library's JSON parser (this test links the private libsoftcomch for both).
+// library's JSON parser (this test links the objects of common/ and transport/ for both, not
+// libsoftcomch: tests/CMakeLists.txt).
 //
 // Suites:
 //   CliDoctor           the build tree's softcomch

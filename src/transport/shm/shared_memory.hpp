@@ -83,6 +83,7 @@
 
 #include "common/mapped_region.hpp"
 #include "common/unique_fd.hpp"
+#include "common/visibility.hpp"
 
 #include <doca_error.h>
 
@@ -112,15 +113,15 @@ inline constexpr const char *k_memory_env = "SOFTCOMCH_MEMORY";
 
 // Parses SOFTCOMCH_MEMORY: unset/empty/"auto" -> auto_select, "shared", "pvw". Anything else:
 // DOCA_ERROR_BAD_CONFIG (*out untouched).
-doca_error_t memory_policy_from_env(memory_policy *out) noexcept;
+SOFTCOMCH_API doca_error_t memory_policy_from_env(memory_policy *out) noexcept;
 // "auto", "shared", "pvw".
-const char *memory_policy_name(memory_policy p) noexcept;
+SOFTCOMCH_API const char *memory_policy_name(memory_policy p) noexcept;
 // "none", "shared", "pvw".
 const char *memory_mechanism_name(memory_mechanism m) noexcept;
 // For logs and `softcomch doctor`: the mechanism ordinary heap memory gets in this process under
 // the current SOFTCOMCH_MEMORY ("shared" or "pvw"; auto tries share_range on a scratch page),
 // or "invalid" when the variable has an unknown value. Control path (system calls).
-const char *active_memory_mechanism() noexcept;
+SOFTCOMCH_API const char *active_memory_mechanism() noexcept;
 
 // ---- consumer side: shared ----------------------------------------------------------------------
 
@@ -132,7 +133,7 @@ struct shared_range {
     shared_range &operator=(shared_range &&other) noexcept;
     shared_range(const shared_range &) = delete;
     shared_range &operator=(const shared_range &) = delete;
-    ~shared_range();
+    SOFTCOMCH_API ~shared_range();
 
     unique_fd fd;             // the file to send to the peer (memfd, or the reopened file)
     uint64_t addr = 0;        // registered start (the caller's address)
@@ -158,7 +159,7 @@ struct shared_range {
 //   DOCA_ERROR_IN_USE          overlaps a range this process already shared
 //   DOCA_ERROR_NO_MEMORY       memfd/mmap/mremap ran out of memory or descriptors
 //   DOCA_ERROR_OPERATING_SYSTEM  /proc/self/maps unreadable, or another system call failed
-doca_error_t share_range(void *addr, size_t len, shared_range &out) noexcept;
+SOFTCOMCH_API doca_error_t share_range(void *addr, size_t len, shared_range &out) noexcept;
 
 // Turns the pages back into private anonymous memory with the same contents (and the same
 // protection), so fork/COW semantics are as before; closes the fd and clears `r`. Pages the
@@ -166,7 +167,7 @@ doca_error_t share_range(void *addr, size_t len, shared_range &out) noexcept;
 // pre-existing shared mapping (remapped == false) only the fd is closed. Errors:
 // DOCA_ERROR_NO_MEMORY / DOCA_ERROR_OPERATING_SYSTEM (then the pages that could not be
 // restored stay shared and `r` is kept, so the call can be repeated).
-doca_error_t unshare_range(shared_range &r) noexcept;
+SOFTCOMCH_API doca_error_t unshare_range(shared_range &r) noexcept;
 
 // ---- consumer side: pvw ---------------------------------------------------------------------------
 
@@ -263,7 +264,7 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept;
 // the same ptrace access). DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED (EPERM: Yama, uid,
 // dumpable), DOCA_ERROR_NOT_FOUND (ESRCH: no such process), DOCA_ERROR_INVALID_VALUE (EFAULT:
 // address not mapped there), DOCA_ERROR_NOT_SUPPORTED (ENOSYS), DOCA_ERROR_OPERATING_SYSTEM.
-doca_error_t probe_pvw(pid_t pid, uint64_t peer_addr) noexcept;
+SOFTCOMCH_API doca_error_t probe_pvw(pid_t pid, uint64_t peer_addr) noexcept;
 
 // ---- how the one copy writes (SOFTCOMCH_COPY) -------------------------------------------------
 //
@@ -310,12 +311,12 @@ struct copy_plan {
 
 // Parses SOFTCOMCH_COPY: unset/empty/"auto", "cached", "streaming"; anything else is
 // DOCA_ERROR_BAD_CONFIG (*out untouched). The budget is half the last-level cache.
-doca_error_t copy_plan_from_env(copy_plan *out) noexcept;
+SOFTCOMCH_API doca_error_t copy_plan_from_env(copy_plan *out) noexcept;
 // "auto", "cached", "streaming".
-const char *copy_policy_name(copy_policy p) noexcept;
+SOFTCOMCH_API const char *copy_policy_name(copy_policy p) noexcept;
 // Bytes of the largest cache CPU 0 has (sysfs; sysconf as a fallback; 8 MiB if neither says).
 // Read once.
-uint64_t last_level_cache_bytes() noexcept;
+SOFTCOMCH_API uint64_t last_level_cache_bytes() noexcept;
 
 // The producer's one copy: `len` bytes from `src` to consumer address `peer_addr`, which must
 // lie inside the target's window (checked first; nothing is written otherwise). shared: a

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libsoftcomch is compiled with hidden visibility (src/CMakeLists.txt): a symbol leaves the
+// library only if its declaration carries SOFTCOMCH_API. Put it on what the DOCA libraries
+// (src/capi, src/argp), the introspection library (src/introspect) and the tools call, and on
+// every class whose typeinfo or vtable those users need (docs/design.md, "What libsoftcomch
+// exports", says when).
+#pragma once
+
+#define SOFTCOMCH_API __attribute__((visibility("default")))
