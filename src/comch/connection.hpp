@@ -13,6 +13,7 @@
 #include "comch/watch.hpp"
 #include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
+#include "common/visibility.hpp"
 #include "core/task.hpp"
 #include "transport/transport.hpp"
 
@@ -64,7 +65,7 @@ struct doca_comch_connection {
     void set_user_data(union doca_data d) noexcept { user_data_ = d; }
     // doca_comch_connection_update_info: the counters doca_comch_connection_get_counter reports
     // become the live ones. CONNECTION_ABORTED (logged, naming `func`) once the connection closed.
-    doca_error_t update_info(const char *func) noexcept;
+    SOFTCOMCH_API doca_error_t update_info(const char *func) noexcept;
     // The counters as of the last update_info.
     const counters &reported_counters() const noexcept { return snapshot_; }
 };

@@ -32,9 +32,9 @@ struct doca_comch_producer_task_send : doca_task {
     uint32_t imm_data_len() const noexcept { return imm_len_; }
     // The doca_comch_producer_task_send_set_* calls (`func` names the one in a log line):
     // refused while the task is in flight, and set_imm_data for more than imm_ holds.
-    void set_buf(const doca_buf *buf, const char *func) noexcept;
-    void set_consumer_id(uint32_t consumer_id, const char *func) noexcept;
-    void set_imm_data(const uint8_t *data, uint32_t len, const char *func) noexcept;
+    SOFTCOMCH_API void set_buf(const doca_buf *buf, const char *func) noexcept;
+    SOFTCOMCH_API void set_consumer_id(uint32_t consumer_id, const char *func) noexcept;
+    SOFTCOMCH_API void set_imm_data(const uint8_t *data, uint32_t len, const char *func) noexcept;
     // True if `len` bytes at `data` can be a task's immediate data; otherwise false, logged.
     static bool imm_data_fits(const uint8_t *data, uint32_t len, const char *func) noexcept;
 

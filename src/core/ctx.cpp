@@ -174,9 +174,10 @@ doca_error_t doca_ctx::program_free(doca_task *task, const char *func)
         // In flight: DOCA's doca_task_free returns void and NVIDIA's own code frees posted
         // receives before stopping (docs/design.md). The task finishes, or is flushed by the stop,
         // and then returns to its pool without a callback.
-        SC_LOG_DBG("%s: the task is in flight; it returns to its pool when its work ends, without a "
-                   "callback",
-                   func);
+        SC_LOG_DBG(
+            "%s: the task is in flight; it returns to its pool when its work ends, without a "
+            "callback",
+            func);
         task->ctx_->abandon(task);
         return DOCA_SUCCESS;
     }

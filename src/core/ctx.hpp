@@ -99,10 +99,11 @@ struct doca_ctx {
     // doca_task_submit (and _ex, and doca_task_try_submit with `validate`) on `task`, one of this
     // context's tasks: refused unless the program holds the task and the context is RUNNING;
     // `func` names the API function in the log line of a refusal.
-    static doca_error_t program_submit(doca_task *task, bool validate, const char *func);
+    SOFTCOMCH_API static doca_error_t program_submit(doca_task *task, bool validate,
+                                                     const char *func);
     // doca_task_free: back to its pool, or, in flight, abandoned (see abandon() below).
     // INVALID_VALUE for a task that is already free.
-    static doca_error_t program_free(doca_task *task, const char *func);
+    SOFTCOMCH_API static doca_error_t program_free(doca_task *task, const char *func);
 
     // ---- implemented by concrete contexts ----
 

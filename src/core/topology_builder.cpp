@@ -296,8 +296,8 @@ private:
                 }
                 if (!own_type)
                     fail(member_path(path, member), std::string("\"") + member +
-                                                     "\" is only meaningful for type \"" + member +
-                                                     "\"");
+                                                        "\" is only meaningful for type \"" +
+                                                        member + "\"");
                 into = static_cast<uint32_t>(as_uint(*v, member_path(path, member), 0, max));
             };
             own_number("vf", is_vf, "a vf needs a \"vf\" member (its VF number)", 65535, p.d.vf_);

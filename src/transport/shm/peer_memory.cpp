@@ -65,10 +65,9 @@ namespace {
 constexpr enum_name<memory_policy> k_memory_policies[] = {{memory_policy::auto_select, "auto"},
                                                           {memory_policy::shared, "shared"},
                                                           {memory_policy::pvw, "pvw"}};
-constexpr enum_name<memory_mechanism> k_memory_mechanisms[] = {
-    {memory_mechanism::none, "none"},
-    {memory_mechanism::shared, "shared"},
-    {memory_mechanism::pvw, "pvw"}};
+constexpr enum_name<memory_mechanism> k_memory_mechanisms[] = {{memory_mechanism::none, "none"},
+                                                               {memory_mechanism::shared, "shared"},
+                                                               {memory_mechanism::pvw, "pvw"}};
 
 } // namespace
 
