@@ -29,12 +29,24 @@ bool sdk_enabled(uint32_t lvl) noexcept;
 void sdk(uint32_t lvl, const char *file, int line, const char *fmt, ...) noexcept
     __attribute__((format(printf, 4, 5)));
 
+// sdk() for the line of call site `site` (the address of a static object of one SC_LOG_*
+// expansion), rate limited (common/log_limit.hpp): of similar lines (same site, same exported
+// function), the first SOFTCOMCH_LOG_BURST (default 10) per second are written, the others
+// counted and summarised in one line "... (N similar lines suppressed)" before the next line
+// written for that site.
+void sdk_at(const void *site, uint32_t lvl, const char *file, int line, const char *fmt,
+            ...) noexcept __attribute__((format(printf, 5, 6)));
+
 } // namespace softcomch::log
 
+// Disabled: one relaxed load and one branch, as before rate limiting; the limiter is consulted
+// only for an enabled line, before it is formatted.
 #define SC_LOG_AT(lvl, ...)                                                                        \
     do {                                                                                           \
-        if (::softcomch::log::sdk_enabled(lvl))                                                    \
-            ::softcomch::log::sdk((lvl), __FILE_NAME__, __LINE__, __VA_ARGS__);                    \
+        if (::softcomch::log::sdk_enabled(lvl)) {                                                  \
+            static char sc_log_site_;                                                              \
+            ::softcomch::log::sdk_at(&sc_log_site_, (lvl), __FILE_NAME__, __LINE__, __VA_ARGS__);  \
+        }                                                                                          \
     } while (0)
 
 #define SC_LOG_CRIT(...) SC_LOG_AT(::softcomch::log::crit, __VA_ARGS__)
