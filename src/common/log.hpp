@@ -4,7 +4,9 @@
 // macros of doca_log.h: DOCA keeps the SDK's lines apart from the application's (separate
 // backends, separate level limits), and SoftComch does the same. The line format is DOCA's:
 //   [HH:MM:SS:uuuuuu][<tid>][DOCA][<LVL>][<file>:<line>] <message>
-// Levels are DOCA's numbers (enum doca_log_level in doca_log.h).
+// Levels are DOCA's numbers (enum doca_log_level in doca_log.h). Every SC_LOG_* line is rate
+// limited per call site and exported function (log_limit.hpp): a peer or a looping caller
+// cannot fill a disk.
 #pragma once
 
 #include <cstdint>

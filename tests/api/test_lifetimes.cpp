@@ -163,6 +163,24 @@ TEST_F(Lifetimes, ReconnectingDoesNotGrowTheServerAndOldHandlesStayStale)
     EXPECT_EQ(doca_comch_connection_update_info(seen.back()), DOCA_SUCCESS);
 }
 
+TEST_F(Lifetimes, ASendTaskKeptPastItsConnectionIsRefusedAtSubmit)
+{
+    // The task outlives the connection it was allocated for (the program keeps it); it holds
+    // the connection's handle, not its address.
+    connected_pair p("kept-task");
+    const char msg[] = "kept";
+    doca_comch_task_send *task = nullptr;
+    ASSERT_EQ(doca_comch_server_task_send_alloc_init(p.srv.handle(), p.srv_conn, msg, 4, &task),
+              DOCA_SUCCESS);
+    p.stop_client();
+    ASSERT_TRUE(p.progress([&] { return !p.srv.disconnected.empty(); }));
+    p.progress([] { return false; }, std::chrono::milliseconds(20));
+    doca_task *t = doca_comch_task_send_as_task(task);
+    EXPECT_REFUSED(DOCA_ERROR_NOT_CONNECTED, doca_task_submit, t);
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_task_try_submit, t);
+    doca_task_free(t);
+}
+
 TEST_F(Lifetimes, TheHandleIsTheSameInEveryCallbackAndGetter)
 {
     connected_pair p("same");
