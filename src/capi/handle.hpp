@@ -16,6 +16,7 @@
 
 #include <cstdio>
 
+#include "comch/connection_handle.hpp"
 #include "common/guard.hpp"
 #include "common/log_backend.hpp"
 #include "common/object_tag.hpp"
@@ -40,6 +41,7 @@ namespace softcomch::capi {
 
 // What every facade file uses: `using namespace softcomch::capi;` brings these too.
 using softcomch::api_function;
+using softcomch::api_scope;
 using softcomch::guard;
 using softcomch::guard_value;
 
@@ -80,8 +82,11 @@ SC_HANDLE(doca_ctx, "a valid", "destroyed or foreign", p->tag_.is(object_kind::c
 SC_HANDLE(doca_task, "a valid", "freed or foreign", p->tag_.is(object_kind::task));
 SC_HANDLE(doca_log_backend, "a valid", "not created by doca_log_backend_create_*",
           log::is_backend(p));
-SC_HANDLE(doca_comch_connection, "a valid", "destroyed or foreign",
-          p->tag_.is(object_kind::connection));
+// Connections are named by generation-tagged handles (comch/connection_handle.hpp): resolving
+// one reads no memory at its address, and a handle whose connection closed and was freed
+// resolves to nothing. Functions then work on comch::resolve(p).
+SC_HANDLE(doca_comch_connection, "a valid", "closed and freed, or foreign",
+          comch::resolve(p) != nullptr);
 SC_HANDLE(doca_comch_server, "a valid", "destroyed, foreign, or another kind of context",
           is_live_context(p));
 SC_HANDLE(doca_comch_client, "a valid", "destroyed, foreign, or another kind of context",
@@ -130,6 +135,8 @@ bool usable(const T *p, const char *expr, const char *func = api_function()) noe
     const char *why = why_unusable(p);
     if (why == nullptr)
         return true;
+    // Named as `func` for the log's rate limit too: accessors outside guard() share this line.
+    api_scope scope(func);
     SC_LOG_ERR("%s: %s%s %s", func, expr, address_of(p).text, why);
     return false;
 }
@@ -163,7 +170,8 @@ doca_error_t delegate(const char *func, T *obj, const char *obj_name, Fn &&fn) n
     });
 }
 
-// The destroy shape of a context: refused (IN_USE) unless IDLE, then deleted.
+// The destroy shape of a context: refused (IN_USE) unless IDLE and without children (consumers
+// and producers of its connections), then deleted.
 template <typename T>
 doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const char *what) noexcept
 {
@@ -171,6 +179,8 @@ doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const 
         if (!o.is_idle())
             SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the %s is %s; stop it and progress until IDLE first",
                       func, what, core::state_name(o.state()));
+        if (doca_error_t rc = o.require_no_children(func); rc != DOCA_SUCCESS)
+            return rc;
         delete &o;
         return DOCA_SUCCESS;
     });
@@ -193,6 +203,15 @@ doca_error_t destroy_if_unused(const char *func, T *obj, const char *obj_name) n
 
 // A pointer argument and its name, for get_into, delegate and destroy_idle.
 #define SC_ARG(p) (p), #p
+
+// For the functions that document a code of their own for a closed connection: refuses (as
+// SC_REQUIRE) only what is not a connection handle at all; comch::resolve(h) is then nullptr for
+// a connection that closed and was freed since, which the function reports with that code.
+#define SC_REQUIRE_CONNECTION_HANDLE(h)                                                            \
+    do {                                                                                           \
+        if (!::softcomch::comch::is_connection_handle(h))                                          \
+            SC_REQUIRE(h);                                                                         \
+    } while (0)
 
 // Refuses a handle that is NULL or unusable (see handle<T>), naming the exported function that
 // guard() is running.

@@ -23,6 +23,10 @@ doca_comch_client::~doca_comch_client()
 
 doca_error_t doca_comch_client::do_start()
 {
+    // The previous connection (closed: the client was IDLE) is freed below; not under its
+    // consumers and producers, which refer to it.
+    if (doca_error_t rc = require_no_children("doca_ctx_start"); rc != DOCA_SUCCESS)
+        return rc;
     const transport::transport_ops *t = nullptr;
     std::string why;
     if (doca_error_t rc = transport::select_transport(t, why); rc != DOCA_SUCCESS) {
@@ -129,7 +133,7 @@ unsigned doca_comch_client::poll_connecting()
     }
     connector_.reset(); // its socket is the link's now (already out of the epoll set)
     connection_ = std::make_unique<doca_comch_connection>(this, std::move(l));
-    if (register_connection(connection_.get()) != DOCA_SUCCESS) {
+    if (!connection_->handle() || register_connection(connection_.get()) != DOCA_SUCCESS) {
         SC_LOG_ERR("comch client '%s': cannot watch the connection's descriptors", name_.c_str());
         abort_connection(connection_.get(), softcomch::comch::k_status_connection_lost);
         set_state(DOCA_CTX_STATE_IDLE);

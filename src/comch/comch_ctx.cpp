@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "comch/connection.hpp"
+#include "comch/connection_handle.hpp"
 #include "comch/consumer.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
@@ -92,6 +93,10 @@ doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const 
 {
     if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
         return rc;
+    if (!conn) {
+        SC_LOG_ERR("%s: the connection is closed (the handle outlived it)", func);
+        return DOCA_ERROR_NOT_CONNECTED;
+    }
     if (!owns(conn)) {
         SC_LOG_ERR("%s: the connection does not belong to this %s", func, kind_name());
         return DOCA_ERROR_INVALID_VALUE;
@@ -112,7 +117,7 @@ doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const 
             send_pool_.take(func, "doca_comch_{server,client}_task_send_set_conf", &t);
         rc != DOCA_SUCCESS)
         return rc;
-    t->conn_ = conn;
+    t->conn_ = conn->handle();
     t->msg_ = msg;
     t->len_ = len;
     *task = t;
@@ -136,8 +141,9 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
 doca_error_t comch_ctx::validate(const doca_task *t) const
 {
     auto *task = static_cast<const doca_comch_task_send *>(t);
-    if (!owns(task->conn_) || !task->conn_->is_open() || !task->msg_ || task->len_ == 0 ||
-        task->len_ > task->conn_->link_->max_msg_size()) {
+    const doca_comch_connection *conn = resolve(task->conn_);
+    if (!owns(conn) || !conn->is_open() || !task->msg_ || task->len_ == 0 ||
+        task->len_ > conn->link_->max_msg_size()) {
         SC_LOG_ERR("doca_task_try_submit: invalid send task (connection, buffer or length)");
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -147,8 +153,8 @@ doca_error_t comch_ctx::validate(const doca_task *t) const
 doca_error_t comch_ctx::submit(doca_task *t)
 {
     auto *task = static_cast<doca_comch_task_send *>(t);
-    doca_comch_connection *conn = task->conn_;
-    if (!conn->is_open()) {
+    doca_comch_connection *conn = resolve(task->conn_); // nullptr: closed and freed since
+    if (!conn || !conn->is_open()) {
         SC_LOG_ERR("doca_task_submit: the connection of this send task is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
@@ -177,8 +183,9 @@ void comch_ctx::abandon(doca_task *t) noexcept
     // it later could read freed memory. A send already in the peer's ring (completion queued)
     // is delivered; only its callback is skipped.
     auto *task = static_cast<doca_comch_task_send *>(t);
-    if (t->state_ == softcomch::core::task_state::submitted && task->conn_ &&
-        task->conn_->pending_.remove(t)) {
+    doca_comch_connection *conn =
+        t->state_ == softcomch::core::task_state::submitted ? resolve(task->conn_) : nullptr;
+    if (conn && conn->pending_.remove(t)) {
         SC_LOG_DBG("doca_task_free: a queued send was withdrawn before it reached the peer");
         task_retired();
         free_task(t);
@@ -267,7 +274,7 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
                 work += pe()->flush_completions();
                 if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
                     recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)),
-                             m->len, conn);
+                             m->len, conn->handle());
             } else {
                 SC_LOG_WARN("%s '%s': dropped a message of unknown type %u", kind_name(),
                             name_.c_str(), m->type);
@@ -330,7 +337,7 @@ void comch_ctx::handle_announce(doca_comch_connection *conn, uint32_t id,
     conn->link_->acknowledge(id, DOCA_SUCCESS);
     pe()->flush_completions();
     if (new_consumer_cb_)
-        new_consumer_cb_(&consumer_event_, conn, id);
+        new_consumer_cb_(&consumer_event_, conn->handle(), id);
 }
 
 void comch_ctx::handle_expire(doca_comch_connection *conn, uint32_t id)
@@ -348,7 +355,7 @@ void comch_ctx::handle_expire(doca_comch_connection *conn, uint32_t id)
     conn->fast_.generation.fetch_add(1, std::memory_order_acq_rel);
     pe()->flush_completions();
     if (expired_consumer_cb_)
-        expired_consumer_cb_(&consumer_event_, conn, id);
+        expired_consumer_cb_(&consumer_event_, conn->handle(), id);
 }
 
 void comch_ctx::end_fast_path(doca_comch_connection *conn) noexcept
@@ -372,6 +379,18 @@ void comch_ctx::abort_connection(doca_comch_connection *conn, doca_error_t statu
     // Unmaps this side of the segment and closes the socket: the peer's liveness channel hangs
     // up, and its mapping (if it still has one) stays valid until it closes too.
     conn->link_.reset();
+}
+
+doca_error_t comch_ctx::refuse_children(const char *func, const doca_comch_connection &conn) const
+{
+    const uint32_t consumers = conn.fast_.consumers.count();
+    const uint32_t producers = conn.fast_.producers.count();
+    if (consumers + producers == 0)
+        return DOCA_SUCCESS;
+    SC_LOG_ERR("%s: %u consumer(s) and %u producer(s) still exist on a connection of %s '%s'; "
+               "destroy them (doca_comch_consumer_destroy, doca_comch_producer_destroy) first",
+               func, consumers, producers, kind_name(), name_.c_str());
+    return DOCA_ERROR_IN_USE;
 }
 
 void comch_ctx::arm_connection(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept

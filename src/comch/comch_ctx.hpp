@@ -24,6 +24,8 @@ struct doca_comch_connection;
 struct doca_comch_task_send : doca_task {
     static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::comch_send;
     explicit doca_comch_task_send(doca_ctx *owner) noexcept : doca_task(owner, k_kind) {}
+    // The connection's handle (comch/connection_handle.hpp), resolved when the task is used: a
+    // task outlives its connection (the program may keep and resubmit it).
     doca_comch_connection *conn_ = nullptr;
     const void *msg_ = nullptr;
     uint32_t len_ = 0;
@@ -70,9 +72,9 @@ public:
     const std::string &name() const noexcept { return name_; }
 
     // ---- data path ----
-    SOFTCOMCH_API doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg,
-                                                    uint32_t len, doca_comch_task_send **task,
-                                                    const char *func);
+    // `conn` nullptr: a connection that closed and was freed (NOT_CONNECTED).
+    SOFTCOMCH_API doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg, uint32_t len,
+                                      doca_comch_task_send **task, const char *func);
 
     // doca_ctx hooks shared by server and client
     doca_error_t submit(doca_task *task) override;
@@ -98,6 +100,9 @@ protected:
     void arm_connection(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
     // Closes at once: pending sends fail with `status`, descriptors are released.
     void abort_connection(doca_comch_connection *conn, doca_error_t status);
+    // IN_USE, with a line naming `func` and the children, while consumers or producers exist on
+    // `conn`: the connection may not be freed under them (they refer to it).
+    doca_error_t refuse_children(const char *func, const doca_comch_connection &conn) const;
 
     doca_dev *dev_;
     std::string name_;

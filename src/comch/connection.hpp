@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// One Comch connection as the program sees it (struct doca_comch_connection): the link to the
-// peer, the per-connection user data and counters, and the send tasks waiting for ring space.
+// One Comch connection (struct doca_comch_connection): the link to the peer, the per-connection
+// user data and counters, and the send tasks waiting for ring space. The program never sees the
+// object's address: it gets handle(), a generation-tagged handle (comch/connection_handle.hpp)
+// that the C API resolves, so the object can be freed once the connection closed (its owner
+// reclaims it when no consumer or producer refers to it) while stale handles are refused.
 #pragma once
 
 #include <doca_comch.h>
@@ -25,7 +28,7 @@ struct doca_comch_connection {
     enum class state : uint8_t {
         open,    // established, messages flow both ways
         closing, // local side is closing: pending sends drain, then the disconnect notice goes
-        closed,  // no traffic; kept until the owner reaches IDLE so stale handles are detected
+        closed,  // no traffic; freed by its owner once no consumer or producer refers to it
     };
 
     doca_comch_connection(softcomch::comch::comch_ctx *owner,
@@ -35,6 +38,9 @@ struct doca_comch_connection {
     doca_comch_connection &operator=(const doca_comch_connection &) = delete;
 
     softcomch::object_tag tag_{softcomch::object_kind::connection};
+    // The program's name for this connection; nullptr when no handle was left (the owner then
+    // drops the connection at once).
+    doca_comch_connection *const handle_;
     softcomch::comch::comch_ctx *owner_;
     std::unique_ptr<softcomch::transport::link> link_;
     state state_ = state::open;
@@ -57,15 +63,24 @@ struct doca_comch_connection {
     softcomch::comch::watch_set watch_;
 
     bool is_open() const noexcept { return state_ == state::open; }
+    doca_comch_connection *handle() const noexcept { return handle_; }
+    // Consumers and producers created on this connection and not destroyed yet (they refer to
+    // it: the connection is not freed before they are gone).
+    uint32_t children() const noexcept { return fast_.consumers.count() + fast_.producers.count(); }
+    // A closed connection nothing refers to any more: its owner may free it.
+    bool reclaimable() const noexcept { return state_ == state::closed && children() == 0; }
     // Producers and consumers are created only on an open connection of a RUNNING context:
-    // BAD_STATE otherwise, with a line naming `func`.
-    doca_error_t require_established(const char *func) const noexcept;
+    // BAD_STATE otherwise (`conn` nullptr: a connection closed and freed since), with a line
+    // naming `func`.
+    static doca_error_t require_established(const doca_comch_connection *conn,
+                                            const char *func) noexcept;
 
     union doca_data user_data() const noexcept { return user_data_; }
     void set_user_data(union doca_data d) noexcept { user_data_ = d; }
     // doca_comch_connection_update_info: the counters doca_comch_connection_get_counter reports
-    // become the live ones. CONNECTION_ABORTED (logged, naming `func`) once the connection closed.
-    SOFTCOMCH_API doca_error_t update_info(const char *func) noexcept;
+    // become the live ones. CONNECTION_ABORTED (logged, naming `func`) once the connection closed
+    // (`conn` nullptr: closed and freed since).
+    SOFTCOMCH_API static doca_error_t update_info(doca_comch_connection *conn, const char *func) noexcept;
     // The counters as of the last update_info.
     const counters &reported_counters() const noexcept { return snapshot_; }
 };

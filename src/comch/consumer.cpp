@@ -24,7 +24,8 @@ constexpr unsigned k_completion_budget = 64;
 doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap *mmap,
                                          const char *func, doca_comch_consumer **out)
 {
-    if (doca_error_t rc = conn->require_established(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc = doca_comch_connection::require_established(conn, func);
+        rc != DOCA_SUCCESS)
         return rc;
     if (!mmap->started()) {
         SC_LOG_ERR("%s: the mmap is not started (doca_mmap_start)", func);
@@ -37,11 +38,15 @@ doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap 
 
 doca_comch_consumer::doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id)
     : doca_ctx("comch consumer"), conn_(conn), mmap_(mmap), id_(id)
-{}
+{
+    mmap_->user_acquired(); // doca_mmap_stop/destroy refuse while this consumer exists
+}
 
 doca_comch_consumer::~doca_comch_consumer()
 {
     release_transport();
+    mmap_->user_released();
+    // Last: once the slot is back, the connection's owner may reclaim the connection.
     conn_->fast_.consumers.give_back();
 }
 

@@ -44,7 +44,10 @@ struct endpoint_slots {
         id = next_id.fetch_add(1, std::memory_order_relaxed);
         return true;
     }
-    void give_back() noexcept { live.fetch_sub(1, std::memory_order_relaxed); }
+    // Release, paired with count()'s acquire: the connection's owner may reclaim the connection
+    // once the count is 0, so every access of the object giving its slot back (its last one is
+    // this) happens before.
+    void give_back() noexcept { live.fetch_sub(1, std::memory_order_release); }
     // The create of a consumer or producer: takes a slot and an id, then `make(id)` builds the
     // object, which gives the slot back when it goes. NO_MEMORY (a line naming `func` and
     // `what`, the objects' plural) when `max` are live; the slot goes back if `make` throws.
@@ -64,7 +67,7 @@ struct endpoint_slots {
         }
         return DOCA_SUCCESS;
     }
-    uint32_t count() const noexcept { return live.load(std::memory_order_relaxed); }
+    uint32_t count() const noexcept { return live.load(std::memory_order_acquire); }
 };
 
 struct fast_registry {

@@ -25,7 +25,8 @@ constexpr uint32_t k_complete_spins = 1u << 20;
 doca_error_t doca_comch_producer::create(doca_comch_connection *conn, const char *func,
                                          doca_comch_producer **out)
 {
-    if (doca_error_t rc = conn->require_established(func); rc != DOCA_SUCCESS)
+    if (doca_error_t rc = doca_comch_connection::require_established(conn, func);
+        rc != DOCA_SUCCESS)
         return rc;
     return conn->fast_.producers.create(
         func, "producers", conn->owner_->caps().max_producers,

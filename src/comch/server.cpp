@@ -57,6 +57,14 @@ bool doca_comch_server::owns(const doca_comch_connection *conn) const noexcept
     return conn && conn->owner_ == this;
 }
 
+doca_error_t doca_comch_server::require_no_children(const char *func) const
+{
+    for (const auto &c : connections_)
+        if (doca_error_t rc = refuse_children(func, *c); rc != DOCA_SUCCESS)
+            return rc;
+    return DOCA_SUCCESS;
+}
+
 size_t doca_comch_server::open_connections() const noexcept
 {
     return size_t(std::count_if(connections_.begin(), connections_.end(), [](const auto &c) {
@@ -75,7 +83,7 @@ doca_error_t doca_comch_server::do_start()
         SC_LOG_WARN(
             "comch server '%s': started without a receive callback; received messages are dropped",
             name_.c_str());
-    connections_.clear(); // all closed: the server was IDLE
+    reclaim_connections(); // all closed (the server was IDLE); those with children stay
     const transport::transport_ops *t = nullptr;
     std::string why;
     if (doca_error_t rc = transport::select_transport(t, why); rc != DOCA_SUCCESS) {
@@ -212,7 +220,7 @@ unsigned doca_comch_server::service_handshakes()
             rc = h.pending->accept(mine, hello, next_connection_id_++, l);
             if (rc == DOCA_SUCCESS) {
                 conn = std::make_unique<doca_comch_connection>(this, std::move(l));
-                if (register_connection(conn.get()) != DOCA_SUCCESS)
+                if (!conn->handle() || register_connection(conn.get()) != DOCA_SUCCESS)
                     conn.reset();
             } else {
                 SC_LOG_ERR(
@@ -231,7 +239,7 @@ unsigned doca_comch_server::service_handshakes()
             connections_.push_back(std::move(conn));
             work += pe()->flush_completions();
             if (connect_cb_)
-                connect_cb_(&conn_event_, c, 1);
+                connect_cb_(&conn_event_, c->handle(), 1);
         }
     }
     return work;
@@ -262,14 +270,25 @@ unsigned doca_comch_server::poll()
                     "comch server '%s': the client (pid %d) went away without disconnecting",
                     name_.c_str(), c->link_->peer_pid());
             abort_connection(c, softcomch::comch::k_status_connection_lost);
+            reclaim_due_ = true;
             ++work;
             work += pe()->flush_completions();
+            // The handle is valid during the callback; freed after it (reclaim_connections).
             if (disconnect_cb_)
-                disconnect_cb_(&conn_event_, c, 1);
+                disconnect_cb_(&conn_event_, c->handle(), 1);
             continue;
         }
-        if (c->state_ == doca_comch_connection::state::closing && close_connection(c))
+        if (c->state_ == doca_comch_connection::state::closing && close_connection(c)) {
+            reclaim_due_ = true;
             ++work;
+        }
+    }
+    if (reclaim_due_ || closed_waiting_ != 0) {
+        const uint64_t now = softcomch::coarse_now_ns();
+        if (reclaim_due_ || now >= next_reclaim_ns_) {
+            reclaim_connections();
+            next_reclaim_ns_ = now + 1'000'000;
+        }
     }
     if (state() == DOCA_CTX_STATE_STOPPING && open_connections() == 0) {
         if (try_finish_stop()) {
@@ -302,11 +321,11 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
                    softcomch::core::state_name(state()));
         return DOCA_ERROR_BAD_STATE;
     }
-    if (!owns(conn)) {
+    if (conn && !owns(conn)) {
         SC_LOG_ERR("doca_comch_server_disconnect: the connection does not belong to this server");
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if (conn->state_ == doca_comch_connection::state::closed) {
+    if (!conn || conn->state_ == doca_comch_connection::state::closed) {
         SC_LOG_ERR("doca_comch_server_disconnect: the connection is already closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
@@ -324,7 +343,25 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
         conn->state_ = doca_comch_connection::state::open;
         return DOCA_ERROR_AGAIN;
     }
+    // Freed at the end of the next poll (this call may come from a callback inside one).
+    reclaim_due_ = true;
     return DOCA_SUCCESS;
+}
+
+void doca_comch_server::reclaim_connections() noexcept
+{
+    reclaim_due_ = false;
+    closed_waiting_ = 0;
+    auto keep = std::remove_if(connections_.begin(), connections_.end(), [&](const auto &c) {
+        if (c->state_ != doca_comch_connection::state::closed)
+            return false;
+        if (!c->reclaimable()) {
+            ++closed_waiting_;
+            return false;
+        }
+        return true;
+    });
+    connections_.erase(keep, connections_.end());
 }
 
 void doca_comch_server::release_all() noexcept

@@ -23,10 +23,12 @@ struct SOFTCOMCH_API doca_comch_server final : softcomch::comch::comch_ctx {
     event_connection_register(doca_comch_event_connection_status_changed_cb_t connect_cb,
                               doca_comch_event_connection_status_changed_cb_t disconnect_cb,
                               const char *func);
+    // `conn` nullptr: a connection that closed and was freed (NOT_CONNECTED).
     doca_error_t disconnect(doca_comch_connection *conn);
     doca_dev_rep *rep() const noexcept { return rep_; }
     bool owns(const doca_comch_connection *conn) const noexcept override;
     size_t open_connections() const noexcept;
+    doca_error_t require_no_children(const char *func) const override;
 
     unsigned poll() override;
     softcomch::core::arm_result try_arm() override;
@@ -39,6 +41,10 @@ protected:
 private:
     unsigned accept_new();
     unsigned service_handshakes();
+    // Frees the closed connections nothing refers to any more (their handles go stale), at the
+    // end of poll when one closed, and every millisecond while closed ones wait for their
+    // consumers and producers to go (those may be destroyed on other threads).
+    void reclaim_connections() noexcept;
     void release_all() noexcept;
 
     doca_dev_rep *rep_;
@@ -55,7 +61,10 @@ private:
         uint64_t deadline_ns = 0;
     };
     std::vector<std::unique_ptr<handshake>> handshakes_;
-    // Connections, open ones and closed ones kept until IDLE (stale handles stay detectable).
+    // Connections: open ones, and closed ones until reclaim_connections() frees them.
     std::vector<std::unique_ptr<doca_comch_connection>> connections_;
     uint64_t next_connection_id_ = 1;
+    bool reclaim_due_ = false;     // a connection closed since the last reclaim
+    size_t closed_waiting_ = 0;    // closed connections kept for their consumers/producers
+    uint64_t next_reclaim_ns_ = 0; // coarse clock
 };

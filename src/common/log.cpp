@@ -13,6 +13,10 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "common/clock.hpp"
+#include "common/guard.hpp"
+#include "common/log_limit.hpp"
+
 namespace softcomch::log {
 
 using namespace detail;
@@ -24,6 +28,10 @@ namespace {
 // only means one line more or less is formatted around a configuration change.
 std::atomic<uint32_t> sdk_threshold{warning};
 std::atomic<uint32_t> app_threshold{0};
+
+// Lines of one kind per window (SOFTCOMCH_LOG_BURST; 0: no limit), and the limiter's state.
+std::atomic<uint32_t> burst_limit{k_default_burst};
+constinit rate_limiter limiter;
 
 // Set while this thread writes a line: a line logged from inside a flush callback would
 // overwrite the buffer being flushed (and could recurse forever), so such nested lines are dropped.
@@ -97,17 +105,39 @@ void emit(family fam, uint32_t lvl, const char *text, size_t len) noexcept
 void apply_environment(registry &r, bool restore) noexcept
 {
     std::optional<std::string> bad;
+    std::optional<std::string> bad_burst;
     {
         std::lock_guard lock(r.mu);
-        if (restore)
+        if (restore) {
             r.restore_defaults();
+            limiter.clear();
+        }
         recompute(r);
+        burst_limit.store(r.burst, std::memory_order_relaxed);
         bad.swap(r.env_bad);
+        bad_burst.swap(r.env_burst_bad);
     }
     if (bad)
         SC_LOG_WARN("SOFTCOMCH_LOG_LEVEL=\"%s\" ignored: expected 10..70 or a level name such as "
                     "debug",
                     bad->c_str());
+    if (bad_burst)
+        SC_LOG_WARN("SOFTCOMCH_LOG_BURST=\"%s\" ignored: expected 0 (no rate limit) to %u lines "
+                    "per call site and second",
+                    bad_burst->c_str(), unsigned(k_max_burst));
+}
+
+// SOFTCOMCH_LOG_BURST: a decimal 0..k_max_burst, whole.
+bool parse_burst(const char *text, uint32_t *out) noexcept
+{
+    if (text[0] < '0' || text[0] > '9')
+        return false;
+    char *end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (*end != '\0' || v > k_max_burst)
+        return false;
+    *out = uint32_t(v);
+    return true;
 }
 
 // Runs before main() in every program that loads the library, so SOFTCOMCH_LOG_LEVEL applies
@@ -134,6 +164,11 @@ void registry::restore_defaults()
     env_hold = false;
     env_level = info;
     env_bad.reset();
+    burst = k_default_burst;
+    env_burst_bad.reset();
+    if (const char *env = std::getenv("SOFTCOMCH_LOG_BURST");
+        env && *env && !parse_burst(env, &burst))
+        env_burst_bad = env;
     sources.clear();
     fallback = std::make_unique<doca_log_backend>(family::sdk, sink::file);
     fallback->fp_ = stderr;
@@ -344,6 +379,23 @@ void vsdk(uint32_t lvl, const char *file, int line, const char *fmt, va_list ap)
 
 void sdk(uint32_t lvl, const char *file, int line, const char *fmt, ...) noexcept
 {
+    va_list ap;
+    va_start(ap, fmt);
+    vsdk(lvl, file, line, fmt, ap);
+    va_end(ap);
+}
+
+void sdk_at(const void *site, uint32_t lvl, const char *file, int line, const char *fmt,
+            ...) noexcept
+{
+    const rate_limiter::verdict v =
+        limiter.admit(site, current_api_function, coarse_now_ns() / 1'000'000,
+                      burst_limit.load(std::memory_order_relaxed));
+    if (!v.write)
+        return;
+    if (v.suppressed != 0)
+        sdk(lvl, file, line, "... (%llu similar lines suppressed)",
+            static_cast<unsigned long long>(v.suppressed));
     va_list ap;
     va_start(ap, fmt);
     vsdk(lvl, file, line, fmt, ap);

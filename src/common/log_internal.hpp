@@ -20,6 +20,7 @@
 
 #include "common/log.hpp"
 #include "common/log_backend.hpp"
+#include "common/log_limit.hpp"
 #include "common/object_tag.hpp"
 
 using softcomch::log::family;
@@ -68,7 +69,9 @@ struct registry {
     bool sdk_explicit = false; // the SDK limit was chosen (env, API, CLI): the fallback follows it
     bool env_hold = false;     // SOFTCOMCH_LOG_LEVEL holds the SDK level
     uint32_t env_level = info;
-    std::optional<std::string> env_bad; // an unparsable SOFTCOMCH_LOG_LEVEL, reported once
+    std::optional<std::string> env_bad;       // an unparsable SOFTCOMCH_LOG_LEVEL, reported once
+    uint32_t burst = k_default_burst;         // SOFTCOMCH_LOG_BURST (log_limit.hpp)
+    std::optional<std::string> env_burst_bad; // an unparsable SOFTCOMCH_LOG_BURST, reported once
     std::vector<std::optional<std::string>> sources; // index = source id
 
     registry() { restore_defaults(); }

@@ -16,12 +16,14 @@
 #include <vector>
 
 #include "common/object_tag.hpp"
+#include "common/quarantine.hpp"
 #include "common/visibility.hpp"
 #include "core/buf.hpp"
 
 struct doca_mmap;
 
-struct doca_buf_inventory {
+// Its storage is quarantined (common/quarantine.hpp): a stale handle meets a dead tag.
+struct doca_buf_inventory : softcomch::quarantined<doca_buf_inventory> {
     explicit doca_buf_inventory(uint32_t num_elements) noexcept : num_elements_(num_elements) {}
     SOFTCOMCH_API ~doca_buf_inventory();
     doca_buf_inventory(const doca_buf_inventory &) = delete;

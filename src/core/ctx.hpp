@@ -16,6 +16,7 @@
 #include <typeinfo>
 
 #include "common/object_tag.hpp"
+#include "common/quarantine.hpp"
 #include "common/visibility.hpp"
 
 struct doca_pe;
@@ -33,7 +34,8 @@ SOFTCOMCH_API const char *state_name(doca_ctx_states s) noexcept;
 
 } // namespace softcomch::core
 
-struct doca_ctx {
+// Contexts' storage is quarantined (common/quarantine.hpp): a stale handle meets a dead tag.
+struct doca_ctx : softcomch::quarantined<doca_ctx> {
     explicit doca_ctx(const char *kind_name) noexcept : kind_name_(kind_name) {}
     virtual ~doca_ctx();
     doca_ctx(const doca_ctx &) = delete;
@@ -106,6 +108,14 @@ struct doca_ctx {
     SOFTCOMCH_API static doca_error_t program_free(doca_task *task, const char *func);
 
     // ---- implemented by concrete contexts ----
+
+    // The destroy check beyond IDLE: IN_USE (logged, naming `func` and what is left) while
+    // objects created from this context still exist and refer to it. The default: none.
+    virtual doca_error_t require_no_children(const char *func) const
+    {
+        (void)func;
+        return DOCA_SUCCESS;
+    }
 
     // Task submission (doca_task_submit on one of this context's tasks).
     virtual doca_error_t submit(doca_task *task) = 0;

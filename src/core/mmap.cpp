@@ -209,24 +209,32 @@ doca_error_t doca_mmap::stop()
                    exported_ ? "exported" : "created from an export");
         return DOCA_ERROR_NOT_PERMITTED;
     }
-    if (num_bufs() != 0) {
-        SC_LOG_ERR("doca_mmap_stop: %u doca_buf(s) still refer to the mmap; release them first",
-                   num_bufs());
+    if (doca_error_t rc = require_unused("doca_mmap_stop", "release them"); rc != DOCA_SUCCESS)
+        return rc;
+    started_ = false;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap::require_unused(const char *func, const char *release_hint) const
+{
+    if (uint32_t n = num_users(); n != 0) {
+        // Its memory is (or may become) shared with the peer: stopping or freeing it under the
+        // consumer would leave the range reachable from the other process.
+        SC_LOG_ERR("%s: %u comch consumer(s) still use the mmap; destroy them "
+                   "(doca_comch_consumer_destroy) first",
+                   func, n);
         return DOCA_ERROR_NOT_PERMITTED;
     }
-    started_ = false;
+    if (uint32_t n = num_bufs(); n != 0) {
+        SC_LOG_ERR("%s: %u doca_buf(s) still refer to the mmap; %s first", func, n, release_hint);
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
     return DOCA_SUCCESS;
 }
 
 doca_error_t doca_mmap::can_destroy() const
 {
-    if (num_bufs() != 0) {
-        SC_LOG_ERR("doca_mmap_destroy: %u doca_buf(s) still refer to the mmap; release them "
-                   "(doca_buf_dec_refcount) first",
-                   num_bufs());
-        return DOCA_ERROR_NOT_PERMITTED;
-    }
-    return DOCA_SUCCESS;
+    return require_unused("doca_mmap_destroy", "release them (doca_buf_dec_refcount)");
 }
 
 doca_error_t doca_mmap::export_pci(const doca_dev *dev, const void **desc, size_t *len)

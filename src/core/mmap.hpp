@@ -18,11 +18,13 @@
 #include <vector>
 
 #include "common/object_tag.hpp"
+#include "common/quarantine.hpp"
 #include "common/visibility.hpp"
 
 struct doca_dev;
 
-struct doca_mmap {
+// Its storage is quarantined (common/quarantine.hpp): a stale handle meets a dead tag.
+struct doca_mmap : softcomch::quarantined<doca_mmap> {
     doca_mmap() noexcept = default;
     // Stops (if started), calls the free callback (if the map was ever started), releases the
     // devices. Callers check can_destroy() first.
@@ -47,8 +49,10 @@ struct doca_mmap {
     SOFTCOMCH_API doca_error_t set_free_cb(doca_mmap_memrange_free_cb_t *cb, void *opaque);
     SOFTCOMCH_API doca_error_t enable_thread_safety();
     SOFTCOMCH_API doca_error_t start();
+    // NOT_PERMITTED while bufs refer to it or a Comch consumer uses it.
     SOFTCOMCH_API doca_error_t stop();
-    // DOCA_SUCCESS if the map may be destroyed now; NOT_PERMITTED while bufs refer to it.
+    // DOCA_SUCCESS if the map may be destroyed now; NOT_PERMITTED while bufs refer to it or a
+    // Comch consumer uses it.
     SOFTCOMCH_API doca_error_t can_destroy() const;
     // The checks of doca_mmap_export_pci that do not depend on the export mechanism, then
     // DOCA_ERROR_NOT_SUPPORTED (not emulated yet).
@@ -75,9 +79,17 @@ struct doca_mmap {
     void buf_acquired() noexcept { bufs_.fetch_add(1, std::memory_order_relaxed); }
     void buf_released() noexcept { bufs_.fetch_sub(1, std::memory_order_relaxed); }
 
+    // ---- for Comch consumers: one uses the map from its create to its destroy (it shares the
+    // map's memory with the peer while it runs, and reads the map's range at any time) ----
+    void user_acquired() noexcept { users_.fetch_add(1, std::memory_order_acq_rel); }
+    void user_released() noexcept { users_.fetch_sub(1, std::memory_order_acq_rel); }
+    uint32_t num_users() const noexcept { return users_.load(std::memory_order_acquire); }
+
 private:
     // BAD_STATE (logged: `func` must `what` before doca_mmap_start) once the map is started.
     doca_error_t require_not_started(const char *func, const char *what) const;
+    // NOT_PERMITTED (logged, naming `func`) while bufs or consumers hold the map.
+    doca_error_t require_unused(const char *func, const char *release_hint) const;
     // NOT_PERMITTED (logged) for the device-list setters on a started/exported/imported map.
     doca_error_t require_device_config(const char *func) const;
 
@@ -96,4 +108,5 @@ private:
     doca_mmap_memrange_free_cb_t *free_cb_ = nullptr;
     void *free_cb_opaque_ = nullptr;
     std::atomic<uint32_t> bufs_{0};
+    std::atomic<uint32_t> users_{0}; // Comch consumers
 };

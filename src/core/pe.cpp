@@ -183,6 +183,22 @@ uint8_t doca_pe::progress()
         }
         return 0;
     }
+    // Whatever leaves this call, a return or an exception (a context that throws is caught by
+    // guard() at the C boundary), the engine is usable again afterwards: the holes left by
+    // contexts destroyed from callbacks are removed and the owner is cleared.
+    struct exit_scope {
+        doca_pe &pe;
+        ~exit_scope()
+        {
+            if (pe.ctxs_holes_) {
+                pe.ctxs_.erase(std::remove(pe.ctxs_.begin(), pe.ctxs_.end(), nullptr),
+                               pe.ctxs_.end());
+                pe.ctxs_holes_ = false;
+            }
+            // R0: pairs with A0 of the next progress call, on whichever thread.
+            pe.progress_owner_.store(0, std::memory_order_release);
+        }
+    } scope{*this};
     unsigned work = deliver_completions(k_completion_budget);
 
     // Slow path: at most once per service interval unless something asked for it. The coarse
@@ -202,12 +218,6 @@ uint8_t doca_pe::progress()
             work += ctx->poll();
 
     work += deliver_completions(k_completion_budget);
-    if (ctxs_holes_) {
-        ctxs_.erase(std::remove(ctxs_.begin(), ctxs_.end(), nullptr), ctxs_.end());
-        ctxs_holes_ = false;
-    }
-    // R0: pairs with A0 of the next progress call, on whichever thread.
-    progress_owner_.store(0, std::memory_order_release);
     return work != 0 ? 1 : 0;
 }
 

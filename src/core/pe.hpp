@@ -23,6 +23,7 @@
 #include "common/event_fd.hpp"
 #include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
+#include "common/quarantine.hpp"
 #include "common/unique_fd.hpp"
 #include "common/visibility.hpp"
 
@@ -44,7 +45,8 @@ protected:
 
 } // namespace softcomch::core
 
-struct doca_pe {
+// Its storage is quarantined (common/quarantine.hpp): a stale handle meets a dead tag.
+struct doca_pe : softcomch::quarantined<doca_pe> {
     SOFTCOMCH_API doca_pe();
     SOFTCOMCH_API ~doca_pe();
     doca_pe(const doca_pe &) = delete;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "comch_harness.hpp"
+#include "connected_pair.hpp"
 #include "sdk_log_capture.hpp"
 
 inline void PrintTo(doca_error e, std::ostream *os)
@@ -43,6 +44,7 @@ const int env_reset = [] {
 }();
 
 using sc_test::clock;
+using sc_test::connected_pair;
 using namespace std::chrono_literals;
 
 class ComchBadInput : public ::testing::Test {
@@ -95,64 +97,6 @@ void send_cb(doca_comch_task_send *task, union doca_data, union doca_data)
 void recv_cb(doca_comch_event_msg_recv *, uint8_t *, uint32_t, doca_comch_connection *) {}
 void conn_cb(doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {}
 void consumer_cb(doca_comch_event_consumer *, doca_comch_connection *, uint32_t) {}
-
-// A connected server/client pair (the harness's wrappers), progressed alternately.
-struct connected_pair {
-    sc_test::server srv;
-    sc_test::client cli;
-    doca_comch_connection *srv_conn = nullptr; // the server's end
-    doca_comch_connection *cli_conn = nullptr; // the client's end
-
-    connected_pair(const std::string &name, sc_test::server_options so = {},
-                   sc_test::client_options co = {}, uint32_t server_max_msg = 0)
-        : srv(name, so), cli(name, co)
-    {
-        EXPECT_TRUE(srv.ok());
-        EXPECT_TRUE(cli.ok());
-        if (server_max_msg) {
-            EXPECT_EQ(doca_comch_server_set_max_msg_size(srv.handle(), server_max_msg),
-                      DOCA_SUCCESS);
-        }
-        EXPECT_EQ(srv.start(), DOCA_SUCCESS);
-        EXPECT_EQ(cli.start(), DOCA_ERROR_IN_PROGRESS);
-        EXPECT_TRUE(progress(
-            [&] { return cli.state() == DOCA_CTX_STATE_RUNNING && srv.connections.size() == 1; }));
-        cli_conn = cli.connection();
-        srv_conn = srv.connections.empty() ? nullptr : srv.connections.front();
-        EXPECT_NE(cli_conn, nullptr);
-        EXPECT_NE(srv_conn, nullptr);
-    }
-    template <typename Pred> bool progress(Pred pred, std::chrono::milliseconds timeout = 5000ms)
-    {
-        auto end = clock::now() + timeout;
-        while (!pred()) {
-            if (clock::now() > end)
-                return false;
-            unsigned work = doca_pe_progress(srv.pe());
-            work += doca_pe_progress(cli.pe());
-            if (!work)
-                std::this_thread::sleep_for(10us);
-        }
-        return true;
-    }
-    void stop_client()
-    {
-        if (cli.state() != DOCA_CTX_STATE_IDLE)
-            doca_ctx_stop(cli.ctx());
-        EXPECT_TRUE(progress([&] { return cli.state() == DOCA_CTX_STATE_IDLE; }));
-    }
-    void stop_server()
-    {
-        if (srv.state() != DOCA_CTX_STATE_IDLE)
-            doca_ctx_stop(srv.ctx());
-        EXPECT_TRUE(progress([&] { return srv.state() == DOCA_CTX_STATE_IDLE; }));
-    }
-    ~connected_pair()
-    {
-        stop_client();
-        stop_server();
-    }
-};
 
 } // namespace
 

@@ -14,6 +14,7 @@
 #include "core/device.hpp"
 
 using namespace softcomch::capi;
+using softcomch::comch::resolve;
 
 namespace {
 
@@ -44,7 +45,7 @@ doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *c
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(connection);
-        connection->set_user_data(user_data);
+        resolve(connection)->set_user_data(user_data);
         return DOCA_SUCCESS;
     });
 }
@@ -53,7 +54,7 @@ union doca_data doca_comch_connection_get_user_data(const struct doca_comch_conn
 {
     if (!usable(connection, "connection", __func__))
         return doca_data{};
-    return connection->user_data();
+    return resolve(connection)->user_data();
 }
 
 struct doca_comch_server *
@@ -61,7 +62,7 @@ doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection)
 {
     if (!usable(connection, "connection", __func__))
         return nullptr;
-    return connection->owner_->as<doca_comch_server>();
+    return resolve(connection)->owner_->as<doca_comch_server>();
 }
 
 struct doca_comch_client *
@@ -69,14 +70,14 @@ doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
 {
     if (!usable(connection, "connection", __func__))
         return nullptr;
-    return connection->owner_->as<doca_comch_client>();
+    return resolve(connection)->owner_->as<doca_comch_client>();
 }
 
 doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_connection);
-        return comch_connection->update_info(api_function());
+        SC_REQUIRE_CONNECTION_HANDLE(comch_connection);
+        return doca_comch_connection::update_info(resolve(comch_connection), api_function());
     });
 }
 
@@ -87,7 +88,7 @@ doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connectio
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_connection);
         SC_CHECK_NOT_NULL(counter_value);
-        const auto &s = comch_connection->reported_counters();
+        const auto &s = resolve(comch_connection)->reported_counters();
         // Read the raw value: a C caller may pass any int, which is not a valid C++ enum value.
         int counter;
         std::memcpy(&counter, &counter_type, sizeof counter);
@@ -238,8 +239,8 @@ doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_server);
-        SC_REQUIRE(connection);
-        return comch_server->disconnect(connection);
+        SC_REQUIRE_CONNECTION_HANDLE(connection);
+        return comch_server->disconnect(resolve(connection));
     });
 }
 
@@ -260,10 +261,10 @@ doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *co
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_server);
-        SC_REQUIRE(peer);
+        SC_REQUIRE_CONNECTION_HANDLE(peer);
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_server->task_send_alloc_init(peer, msg, len, task, api_function());
+        return comch_server->task_send_alloc_init(resolve(peer), msg, len, task, api_function());
     });
 }
 
@@ -371,7 +372,7 @@ doca_error_t doca_comch_client_get_connection(const struct doca_comch_client *co
             SC_REFUSE(DOCA_ERROR_BAD_STATE,
                       "%s: the client is %s; its connection exists once it is RUNNING",
                       api_function(), softcomch::core::state_name(comch_client->state()));
-        *connection = comch_client->connection();
+        *connection = comch_client->connection()->handle();
         return DOCA_SUCCESS;
     });
 }
@@ -393,10 +394,10 @@ doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *co
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_client);
-        SC_REQUIRE(peer);
+        SC_REQUIRE_CONNECTION_HANDLE(peer);
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_client->task_send_alloc_init(peer, msg, len, task, api_function());
+        return comch_client->task_send_alloc_init(resolve(peer), msg, len, task, api_function());
     });
 }
 

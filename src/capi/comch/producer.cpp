@@ -20,9 +20,10 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
                                         struct doca_comch_producer **producer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(comch_connection);
+        SC_REQUIRE_CONNECTION_HANDLE(comch_connection);
         SC_CHECK_NOT_NULL(producer);
-        return doca_comch_producer::create(comch_connection, api_function(), producer);
+        return doca_comch_producer::create(softcomch::comch::resolve(comch_connection),
+                                           api_function(), producer);
     });
 }
 

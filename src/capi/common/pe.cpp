@@ -43,8 +43,14 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 
 uint8_t doca_pe_progress(struct doca_pe *pe)
 {
+    // The tag is checked here too (one load of a line progress() reads anyway): a destroyed
+    // engine's storage stays quarantined (core/pe.hpp), so a stale handle is refused, not run.
     if (doca_unlikely(!pe))
         return 0;
+    if (doca_unlikely(!pe->tag_.is(softcomch::object_kind::pe))) {
+        (void)usable(pe, "pe", __func__);
+        return 0;
+    }
     return guard_value<uint8_t>(__func__, 0, [&] { return pe->progress(); });
 }
 

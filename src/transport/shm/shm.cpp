@@ -46,6 +46,9 @@ doca_error_t start_connector(const endpoint_key &key, const link_params &params,
     std::string dir;
     try {
         dir = fabric_dir(fabric);
+        // The connector builds this path on every attempt, inside progress: an unusable one
+        // (too long for a Unix socket) is refused here, at doca_ctx_start.
+        (void)endpoint_socket_path(dir, key);
     } catch (const std::system_error &e) {
         why = "cannot use fabric '" + fabric + "': " + e.what();
         return DOCA_ERROR_INITIALIZATION;

@@ -6,8 +6,10 @@
 
 #include <sys/epoll.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -34,6 +36,7 @@ struct test_ctx final : doca_ctx {
     std::vector<doca_error_t> statuses;
     softcomch::core::task_pool<test_task> pool;
     bool busy_on_arm = false;
+    bool throw_in_poll = false; // the next poll() throws (once)
 
     static void invoke(doca_task *t)
     {
@@ -55,6 +58,10 @@ struct test_ctx final : doca_ctx {
     void free_task(doca_task *t) override { pool.release(static_cast<test_task *>(t)); }
     unsigned poll() override
     {
+        if (throw_in_poll) {
+            throw_in_poll = false;
+            throw std::runtime_error("a context failed inside progress");
+        }
         unsigned work = 0;
         if (state() == DOCA_CTX_STATE_STARTING && finish_start) {
             set_state(DOCA_CTX_STATE_RUNNING);
@@ -354,6 +361,44 @@ TEST_F(PeCtx, ProgressFromInsideACallbackIsRefused)
     ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
     drain();
     EXPECT_EQ(nested, 0);
+}
+
+TEST_F(PeCtx, AnExceptionInsideProgressLeavesTheEngineUsable)
+{
+    // An exception out of a context's poll (guard() turns it into a log line at the C boundary)
+    // once left the engine marked as being progressed: every later call was refused as a call
+    // from inside a callback.
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    test_task *t = ctx.pool.alloc();
+    ASSERT_NE(t, nullptr);
+    t->payload = 7;
+    ASSERT_EQ(ctx.submit(t), DOCA_SUCCESS);
+    ctx.throw_in_poll = true;
+    EXPECT_THROW(pe.progress(), std::runtime_error);
+    EXPECT_EQ(pe.progress(), 1) << "the next call works";
+    ASSERT_EQ(ctx.completed.size(), 1u);
+    EXPECT_EQ(ctx.completed[0], 7);
+    EXPECT_EQ(pe.concurrent_calls(), 0u);
+}
+
+TEST(PeQuarantine, ADestroyedEngineIsNotReplacedAtItsAddressSoon)
+{
+    // A stale doca_pe handle must meet a dead tag, not a newer engine (common/quarantine.hpp).
+    std::vector<doca_pe *> destroyed;
+    for (size_t i = 0; i < 3 * softcomch::k_quarantine_depth; ++i) {
+        auto *p = new doca_pe();
+        const size_t recent = std::min(destroyed.size(), softcomch::k_quarantine_depth);
+        ASSERT_EQ(std::find(destroyed.end() - long(recent), destroyed.end(), p), destroyed.end())
+            << "engine " << i << " reuses the address of one of the last "
+            << softcomch::k_quarantine_depth << " destroyed";
+        ASSERT_TRUE(p->tag_.is(softcomch::object_kind::pe));
+        delete p;
+        EXPECT_FALSE(p->tag_.is(softcomch::object_kind::pe)) << "the storage keeps a dead tag";
+        destroyed.push_back(p);
+    }
+    EXPECT_LE(doca_pe::pool().waiting(), softcomch::k_quarantine_depth + 1)
+        << "the quarantine holds a bounded number of blocks";
 }
 
 TEST_F(PeCtx, ProgressFromTwoThreadsAtOnceIsDetected)
