@@ -73,8 +73,9 @@ public:
 
     // ---- data path ----
     // `conn` nullptr: a connection that closed and was freed (NOT_CONNECTED).
-    SOFTCOMCH_API doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg, uint32_t len,
-                                      doca_comch_task_send **task, const char *func);
+    SOFTCOMCH_API doca_error_t task_send_alloc_init(doca_comch_connection *conn, const void *msg,
+                                                    uint32_t len, doca_comch_task_send **task,
+                                                    const char *func);
 
     // doca_ctx hooks shared by server and client
     doca_error_t submit(doca_task *task) override;
@@ -102,7 +103,8 @@ protected:
     void abort_connection(doca_comch_connection *conn, doca_error_t status);
     // IN_USE, with a line naming `func` and the children, while consumers or producers exist on
     // `conn`: the connection may not be freed under them (they refer to it).
-    doca_error_t refuse_children(const char *func, const doca_comch_connection &conn) const;
+    SOFTCOMCH_API doca_error_t refuse_children(const char *func,
+                                               const doca_comch_connection &conn) const;
 
     doca_dev *dev_;
     std::string name_;

@@ -80,7 +80,8 @@ struct doca_comch_connection {
     // doca_comch_connection_update_info: the counters doca_comch_connection_get_counter reports
     // become the live ones. CONNECTION_ABORTED (logged, naming `func`) once the connection closed
     // (`conn` nullptr: closed and freed since).
-    SOFTCOMCH_API static doca_error_t update_info(doca_comch_connection *conn, const char *func) noexcept;
+    SOFTCOMCH_API static doca_error_t update_info(doca_comch_connection *conn,
+                                                  const char *func) noexcept;
     // The counters as of the last update_info.
     const counters &reported_counters() const noexcept { return snapshot_; }
 };

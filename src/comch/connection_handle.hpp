@@ -23,6 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/visibility.hpp"
+
 struct doca_comch_connection;
 
 namespace softcomch::comch {
@@ -36,10 +38,10 @@ doca_comch_connection *bind_handle(doca_comch_connection *conn) noexcept;
 // `handle` (from bind_handle) resolves to nothing from now on.
 void unbind_handle(doca_comch_connection *handle) noexcept;
 // The live connection `handle` names, or nullptr (NULL, stale, or not a connection handle).
-doca_comch_connection *resolve(const doca_comch_connection *handle) noexcept;
+SOFTCOMCH_API doca_comch_connection *resolve(const doca_comch_connection *handle) noexcept;
 // True for every value bind_handle() can return, live or stale: no other pointer lies in the
 // reserved range, so a stale one names a connection that closed (and was freed) since.
-bool is_connection_handle(const doca_comch_connection *handle) noexcept;
+SOFTCOMCH_API bool is_connection_handle(const doca_comch_connection *handle) noexcept;
 
 // Live connections (tests).
 size_t bound_handles() noexcept;

@@ -38,8 +38,8 @@ SOFTCOMCH_API void sdk(uint32_t lvl, const char *file, int line, const char *fmt
 // function), the first SOFTCOMCH_LOG_BURST (default 10) per second are written, the others
 // counted and summarised in one line "... (N similar lines suppressed)" before the next line
 // written for that site.
-void sdk_at(const void *site, uint32_t lvl, const char *file, int line, const char *fmt,
-            ...) noexcept __attribute__((format(printf, 5, 6)));
+SOFTCOMCH_API void sdk_at(const void *site, uint32_t lvl, const char *file, int line,
+                          const char *fmt, ...) noexcept __attribute__((format(printf, 5, 6)));
 
 } // namespace softcomch::log
 

@@ -51,4 +51,11 @@ size_t quarantine::waiting() const noexcept
     return n;
 }
 
+quarantine &process_quarantine() noexcept
+{
+    // Never destroyed: objects may be destroyed from static destructors and atexit handlers.
+    static quarantine *q = new quarantine(k_quarantine_depth);
+    return *q;
+}
+
 } // namespace softcomch

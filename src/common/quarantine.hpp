@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/visibility.hpp"
+
 namespace softcomch {
 
 class quarantine {
@@ -33,12 +35,12 @@ public:
 
     // A block of `size` bytes: the oldest waiting one when more than `depth` wait, else a new
     // one. Throws std::bad_alloc.
-    void *allocate(size_t size);
+    SOFTCOMCH_API void *allocate(size_t size);
     // The block of a destroyed object: it waits for its turn.
-    void release(void *p, size_t size) noexcept;
+    SOFTCOMCH_API void release(void *p, size_t size) noexcept;
 
     // Blocks waiting, all sizes (tests).
-    size_t waiting() const noexcept;
+    SOFTCOMCH_API size_t waiting() const noexcept;
 
 private:
     size_t depth_;
@@ -49,13 +51,12 @@ private:
 // How many destroyed blocks of each size wait before one is reused.
 constexpr size_t k_quarantine_depth = 128;
 
+// The process's one quarantine (quarantine.cpp): out of line, so that every library of the
+// process (libsoftcomch and the DOCA libraries, which create some of these objects) shares it.
+SOFTCOMCH_API quarantine &process_quarantine() noexcept;
+
 template <typename Tag> struct quarantined {
-    static quarantine &pool() noexcept
-    {
-        // Never destroyed: objects may be destroyed from static destructors and atexit handlers.
-        static quarantine *q = new quarantine(k_quarantine_depth);
-        return *q;
-    }
+    static quarantine &pool() noexcept { return process_quarantine(); }
     static void *operator new(size_t size) { return pool().allocate(size); }
     static void operator delete(void *p, size_t size) noexcept { pool().release(p, size); }
 };
