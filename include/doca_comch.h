@@ -200,7 +200,8 @@ DOCA_STABLE doca_error_t doca_comch_server_create(struct doca_dev *dev,
 
 /**
  * @brief Destroys a server.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE, or while
+ * consumers or producers of its connections exist (destroy them first).
  */
 DOCA_STABLE doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server);
 
@@ -323,7 +324,8 @@ DOCA_STABLE doca_error_t doca_comch_client_create(struct doca_dev *dev,
 
 /**
  * @brief Destroys a client.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE, or while
+ * consumers or producers of its connection exist (destroy them first).
  */
 DOCA_STABLE doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client);
 

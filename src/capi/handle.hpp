@@ -163,17 +163,26 @@ doca_error_t delegate(const char *func, T *obj, const char *obj_name, Fn &&fn) n
     });
 }
 
-// The destroy shape of a context: refused (IN_USE) unless IDLE, then deleted.
-template <typename T>
-doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const char *what) noexcept
+// The destroy shape of a context: refused (IN_USE) unless IDLE and unless `more(o)` (a further
+// condition, which logs its own refusal) says DOCA_SUCCESS, then deleted.
+template <typename T, typename More>
+doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const char *what,
+                          More &&more) noexcept
 {
     return delegate(func, obj, obj_name, [&](T &o) -> doca_error_t {
         if (!o.is_idle())
             SC_REFUSE(DOCA_ERROR_IN_USE, "%s: the %s is %s; stop it and progress until IDLE first",
                       func, what, core::state_name(o.state()));
+        if (doca_error_t rc = more(o); rc != DOCA_SUCCESS)
+            return rc;
         delete &o;
         return DOCA_SUCCESS;
     });
+}
+template <typename T>
+doca_error_t destroy_idle(const char *func, T *obj, const char *obj_name, const char *what) noexcept
+{
+    return destroy_idle(func, obj, obj_name, what, [](T &) { return DOCA_SUCCESS; });
 }
 
 // The destroy shape of a core object: refused unless the object says it may go

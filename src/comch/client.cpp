@@ -29,6 +29,10 @@ doca_error_t doca_comch_client::do_start()
         SC_LOG_ERR("doca_ctx_start: comch client '%s': %s", name_.c_str(), why.c_str());
         return rc;
     }
+    // The old connection goes below, unless consumers or producers of it still exist.
+    if (doca_error_t rc = require_no_fast_users("doca_ctx_start", DOCA_ERROR_BAD_STATE);
+        rc != DOCA_SUCCESS)
+        return rc;
     const transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(),
                                       name_};
     std::unique_ptr<transport::connector> c;

@@ -20,6 +20,12 @@ struct SOFTCOMCH_API doca_comch_client final : softcomch::comch::comch_ctx {
     {
         return conn && conn == connection_.get();
     }
+    uint32_t fast_users() const noexcept override
+    {
+        return connection_
+                   ? connection_->fast_.consumers.count() + connection_->fast_.producers.count()
+                   : 0;
+    }
 
     unsigned poll() override;
     softcomch::core::arm_result try_arm() override;

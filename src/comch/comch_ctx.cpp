@@ -37,6 +37,17 @@ comch_ctx::~comch_ctx()
     dev_->release();
 }
 
+doca_error_t comch_ctx::require_no_fast_users(const char *func, doca_error_t rc) const noexcept
+{
+    if (const uint32_t n = fast_users(); n != 0) {
+        SC_LOG_ERR("%s: the %s '%s' still has %u consumer(s) or producer(s) on its connections; "
+                   "destroy them first",
+                   func, kind_name(), name_.c_str(), n);
+        return rc;
+    }
+    return DOCA_SUCCESS;
+}
+
 doca_error_t comch_ctx::set_max_msg_size(uint32_t size, const char *func)
 {
     return set_in_range(func, "max message size", size, caps().max_msg_size,

@@ -83,6 +83,12 @@ public:
 
     // Does `conn` belong to this context?
     virtual bool owns(const doca_comch_connection *conn) const noexcept = 0;
+    // Consumers and producers that live on this context's connections (open or closed): each
+    // holds its connection, so the connection objects must stay while any exists.
+    virtual uint32_t fast_users() const noexcept = 0;
+    // DOCA_SUCCESS, or `rc` with a line naming `func` while fast_users() is not 0 (destroy:
+    // IN_USE; a restart, which drops the old connections: BAD_STATE).
+    doca_error_t require_no_fast_users(const char *func, doca_error_t rc) const noexcept;
 
 protected:
     // Registers a new connection's link with the engine.

@@ -37,12 +37,16 @@ doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap 
 
 doca_comch_consumer::doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id)
     : doca_ctx("comch consumer"), conn_(conn), mmap_(mmap), id_(id)
-{}
+{
+    // The consumer reads the map's range at every start and validates buffers against it.
+    mmap_->hold();
+}
 
 doca_comch_consumer::~doca_comch_consumer()
 {
     release_transport();
     conn_->fast_.consumers.give_back();
+    mmap_->release();
 }
 
 doca_error_t doca_comch_consumer::set_imm_data_len(uint32_t len, const char *func)

@@ -57,6 +57,14 @@ bool doca_comch_server::owns(const doca_comch_connection *conn) const noexcept
     return conn && conn->owner_ == this;
 }
 
+uint32_t doca_comch_server::fast_users() const noexcept
+{
+    uint32_t n = 0;
+    for (const auto &c : connections_)
+        n += c->fast_.consumers.count() + c->fast_.producers.count();
+    return n;
+}
+
 size_t doca_comch_server::open_connections() const noexcept
 {
     return size_t(std::count_if(connections_.begin(), connections_.end(), [](const auto &c) {
@@ -75,7 +83,12 @@ doca_error_t doca_comch_server::do_start()
         SC_LOG_WARN(
             "comch server '%s': started without a receive callback; received messages are dropped",
             name_.c_str());
-    connections_.clear(); // all closed: the server was IDLE
+    // The old connections (all closed: the server was IDLE) go now, unless consumers or producers
+    // of them still exist.
+    if (doca_error_t rc = require_no_fast_users("doca_ctx_start", DOCA_ERROR_BAD_STATE);
+        rc != DOCA_SUCCESS)
+        return rc;
+    connections_.clear();
     const transport::transport_ops *t = nullptr;
     std::string why;
     if (doca_error_t rc = transport::select_transport(t, why); rc != DOCA_SUCCESS) {

@@ -26,6 +26,7 @@ struct SOFTCOMCH_API doca_comch_server final : softcomch::comch::comch_ctx {
     doca_error_t disconnect(doca_comch_connection *conn);
     doca_dev_rep *rep() const noexcept { return rep_; }
     bool owns(const doca_comch_connection *conn) const noexcept override;
+    uint32_t fast_users() const noexcept override;
     size_t open_connections() const noexcept;
 
     unsigned poll() override;

@@ -214,6 +214,11 @@ doca_error_t doca_mmap::stop()
                    num_bufs());
         return DOCA_ERROR_NOT_PERMITTED;
     }
+    if (holders() != 0) {
+        SC_LOG_ERR("doca_mmap_stop: %u consumer(s) still use the mmap; destroy them first",
+                   holders());
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
     started_ = false;
     return DOCA_SUCCESS;
 }
@@ -224,6 +229,11 @@ doca_error_t doca_mmap::can_destroy() const
         SC_LOG_ERR("doca_mmap_destroy: %u doca_buf(s) still refer to the mmap; release them "
                    "(doca_buf_dec_refcount) first",
                    num_bufs());
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    if (holders() != 0) {
+        SC_LOG_ERR("doca_mmap_destroy: %u consumer(s) still use the mmap; destroy them first",
+                   holders());
         return DOCA_ERROR_NOT_PERMITTED;
     }
     return DOCA_SUCCESS;

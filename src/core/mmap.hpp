@@ -48,7 +48,8 @@ struct doca_mmap {
     SOFTCOMCH_API doca_error_t enable_thread_safety();
     SOFTCOMCH_API doca_error_t start();
     SOFTCOMCH_API doca_error_t stop();
-    // DOCA_SUCCESS if the map may be destroyed now; NOT_PERMITTED while bufs refer to it.
+    // DOCA_SUCCESS if the map may be destroyed now; NOT_PERMITTED while bufs refer to it or
+    // objects built on it hold it (see hold()).
     SOFTCOMCH_API doca_error_t can_destroy() const;
     // The checks of doca_mmap_export_pci that do not depend on the export mechanism, then
     // DOCA_ERROR_NOT_SUPPORTED (not emulated yet).
@@ -75,6 +76,12 @@ struct doca_mmap {
     void buf_acquired() noexcept { bufs_.fetch_add(1, std::memory_order_relaxed); }
     void buf_released() noexcept { bufs_.fetch_sub(1, std::memory_order_relaxed); }
 
+    // ---- objects that keep using the map for their lifetime (Comch consumers): the map can be
+    // neither stopped nor destroyed while one holds it ----
+    void hold() noexcept { holders_.fetch_add(1, std::memory_order_relaxed); }
+    void release() noexcept { holders_.fetch_sub(1, std::memory_order_relaxed); }
+    uint32_t holders() const noexcept { return holders_.load(std::memory_order_relaxed); }
+
 private:
     // BAD_STATE (logged: `func` must `what` before doca_mmap_start) once the map is started.
     doca_error_t require_not_started(const char *func, const char *what) const;
@@ -96,4 +103,5 @@ private:
     doca_mmap_memrange_free_cb_t *free_cb_ = nullptr;
     void *free_cb_opaque_ = nullptr;
     std::atomic<uint32_t> bufs_{0};
+    std::atomic<uint32_t> holders_{0};
 };

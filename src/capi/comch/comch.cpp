@@ -185,7 +185,10 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
 
 doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 {
-    return destroy_idle(__func__, SC_ARG(comch_server), "server");
+    // Its connections' consumers and producers hold the connections: they go first.
+    return destroy_idle(__func__, SC_ARG(comch_server), "server", [](auto &o) {
+        return o.require_no_fast_users(api_function(), DOCA_ERROR_IN_USE);
+    });
 }
 
 doca_error_t doca_comch_server_set_max_msg_size(struct doca_comch_server *comch_server,
@@ -319,7 +322,10 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
 
 doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 {
-    return destroy_idle(__func__, SC_ARG(comch_client), "client");
+    // Its connection's consumers and producers hold the connection: they go first.
+    return destroy_idle(__func__, SC_ARG(comch_client), "client", [](auto &o) {
+        return o.require_no_fast_users(api_function(), DOCA_ERROR_IN_USE);
+    });
 }
 
 doca_error_t doca_comch_client_set_max_msg_size(struct doca_comch_client *comch_client,
