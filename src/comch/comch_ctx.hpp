@@ -88,7 +88,8 @@ public:
     virtual uint32_t fast_users() const noexcept = 0;
     // DOCA_SUCCESS, or `rc` with a line naming `func` while fast_users() is not 0 (destroy:
     // IN_USE; a restart, which drops the old connections: BAD_STATE).
-    doca_error_t require_no_fast_users(const char *func, doca_error_t rc) const noexcept;
+    SOFTCOMCH_API doca_error_t require_no_fast_users(const char *func,
+                                                     doca_error_t rc) const noexcept;
 
 protected:
     // Registers a new connection's link with the engine.
