@@ -41,6 +41,7 @@ doca_error_t doca_comch_client::do_start()
         SC_LOG_ERR("doca_ctx_start: comch client '%s': %s", name_.c_str(), why.c_str());
         return DOCA_ERROR_INITIALIZATION;
     }
+    orphan_send_tasks();
     connection_.reset();
     connector_ = std::move(c);
     next_attempt_ns_ = 0;

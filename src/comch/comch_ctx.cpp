@@ -155,11 +155,18 @@ doca_error_t comch_ctx::validate(const doca_task *t) const
     return DOCA_SUCCESS;
 }
 
+void comch_ctx::orphan_send_tasks() noexcept
+{
+    // IDLE: nothing is submitted, so no queue holds one of these tasks.
+    for (uint32_t i = 0; i < send_pool_.constructed(); ++i)
+        send_pool_.at(i)->conn_ = nullptr;
+}
+
 doca_error_t comch_ctx::submit(doca_task *t)
 {
     auto *task = static_cast<doca_comch_task_send *>(t);
     doca_comch_connection *conn = task->conn_;
-    if (!conn->is_open()) {
+    if (conn == nullptr || !conn->is_open()) {
         SC_LOG_ERR("doca_task_submit: the connection of this send task is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }

@@ -92,6 +92,9 @@ public:
                                                      doca_error_t rc) const noexcept;
 
 protected:
+    // A restart drops the old connections: send tasks the program still holds forget theirs, so
+    // submitting one fails with DOCA_ERROR_NOT_CONNECTED instead of reaching a freed connection.
+    void orphan_send_tasks() noexcept;
     // Registers a new connection's link with the engine.
     doca_error_t register_connection(doca_comch_connection *conn);
     // Reads the link's slow channel (consumer announce/ack/expire, the peer's death), delivers

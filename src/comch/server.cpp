@@ -88,6 +88,7 @@ doca_error_t doca_comch_server::do_start()
     if (doca_error_t rc = require_no_fast_users("doca_ctx_start", DOCA_ERROR_BAD_STATE);
         rc != DOCA_SUCCESS)
         return rc;
+    orphan_send_tasks();
     connections_.clear();
     const transport::transport_ops *t = nullptr;
     std::string why;

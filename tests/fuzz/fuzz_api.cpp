@@ -202,8 +202,17 @@ struct world {
     doca_mmap *mmap[2] = {};
     bool mmap_range[2] = {};
     doca_buf_inventory *inv = nullptr;
-    std::vector<doca_buf *> bufs; // taken (refcount may be 0 again: stale, documented)
-    std::vector<held_task> held;  // allocated or completed, not in flight
+    std::vector<doca_buf *> bufs;     // taken, reference count 1
+    std::vector<doca_buf *> released; // released again: stale, documented while the inventory lives
+    // The buf each live task names. A task only ever gets a live buf, and a buf a task names is
+    // not released (DOCA: the buffer stays valid while a task uses it).
+    struct task_buf {
+        doca_task *task;
+        doca_ctx *owner;
+        doca_buf *buf;
+    };
+    std::vector<task_buf> task_bufs;
+    std::vector<held_task> held; // allocated or completed, not in flight
     size_t inflight = 0;
     std::vector<conn_ref> conns;
     std::vector<uint32_t> consumer_ids; // from the consumer events
@@ -252,6 +261,19 @@ void callback_hook()
     ++g->depth;
     step(r);
     --g->depth;
+}
+
+// Frees a task the program holds, and forgets the buf it named.
+void free_task(doca_task *t)
+{
+    std::erase_if(g->task_bufs, [&](const auto &tb) { return tb.task == t; });
+    doca_task_free(t);
+}
+
+bool named_by_task(const doca_buf *b)
+{
+    return std::any_of(g->task_bufs.begin(), g->task_bufs.end(),
+                       [&](const auto &tb) { return tb.buf == b; });
 }
 
 // ---- callbacks ----------------------------------------------------------------------------------
@@ -316,7 +338,7 @@ void task_done(doca_task *t)
     if (g->held.size() < 64 && (reinterpret_cast<uintptr_t>(t) >> 6) % 2 == 0)
         g->held.push_back({t, doca_task_get_ctx(t)});
     else
-        doca_task_free(t);
+        free_task(t);
     callback_hook();
 }
 void send_done(doca_comch_task_send *t, union doca_data, union doca_data)
@@ -540,6 +562,7 @@ void ctx_set(unsigned slot, uint8_t which, uint32_t v)
 void forget_ctx(doca_ctx *c)
 {
     std::erase_if(g->held, [&](const held_task &h) { return h.owner == c; });
+    std::erase_if(g->task_bufs, [&](const auto &tb) { return tb.owner == c; });
     std::erase_if(g->conns, [&](const conn_ref &r) { return r.owner == c; });
 }
 
@@ -638,6 +661,7 @@ void inventory_op(uint8_t action, uint8_t b, uint8_t where, uint32_t v)
         if (CHECK(doca_buf_inventory_destroy(inv), OK | INVAL | INUSE) == DOCA_SUCCESS && inv) {
             g->inv = nullptr;
             g->bufs.clear(); // every buf was released (else IN_USE)
+            g->released.clear();
         }
         break;
     case 4: {
@@ -649,6 +673,7 @@ void inventory_op(uint8_t action, uint8_t b, uint8_t where, uint32_t v)
         if (CHECK(doca_buf_inventory_buf_get_by_data(inv, g->mmap[i], g_memory[i] + off, len, &buf),
                   OK | INVAL | STATE | NOMEM) != DOCA_SUCCESS)
             break;
+        std::erase(g->released, buf); // a descriptor handed out again is live
         if (g->bufs.size() < 32) {
             g->bufs.push_back(buf);
         } else {
@@ -658,9 +683,22 @@ void inventory_op(uint8_t action, uint8_t b, uint8_t where, uint32_t v)
         break;
     }
     default: {
-        doca_buf *buf = buf_of(b);
+        // A stale buf (documented BAD_STATE), or a live one no task names (then it is released).
         uint16_t rc = 0;
-        CHECK(doca_buf_dec_refcount(buf, &rc), OK | INVAL | STATE | NOPERM);
+        if (b & 1) {
+            if (!g->released.empty())
+                CHECK(doca_buf_dec_refcount(g->released[(b >> 1) % g->released.size()], &rc),
+                      STATE);
+            break;
+        }
+        doca_buf *buf = buf_of(b >> 1);
+        if (buf == nullptr || named_by_task(buf))
+            break;
+        // rc: the count before the call (doca_buf.h).
+        if (CHECK(doca_buf_dec_refcount(buf, &rc), OK) == DOCA_SUCCESS && rc == 1) {
+            std::erase(g->bufs, buf);
+            g->released.push_back(buf);
+        }
         break;
     }
     }
@@ -852,7 +890,7 @@ void step(const uint8_t *r)
         break;
     case TASK_FREE:
         if (doca_task *t = take_held(a))
-            doca_task_free(t);
+            free_task(t);
         break;
     case MMAP_OP:
         mmap_op(a, b, c, v);
@@ -877,6 +915,7 @@ void step(const uint8_t *r)
                   OK | INVAL | NOMEM | STATE | NOTCONN) != DOCA_SUCCESS)
             break;
         doca_task *gt = doca_comch_consumer_task_post_recv_as_task(t);
+        g->task_bufs.push_back({gt, doca_task_get_ctx(gt), buf_of(b)});
         if (c & 1)
             submit(gt, c >> 1);
         else
@@ -895,6 +934,7 @@ void step(const uint8_t *r)
                   OK | INVAL | NOMEM | STATE) != DOCA_SUCCESS)
             break;
         doca_task *gt = doca_comch_producer_task_send_as_task(t);
+        g->task_bufs.push_back({gt, doca_task_get_ctx(gt), buf_of(b)});
         if (c & 1)
             submit(gt, a >> 1);
         else
@@ -998,7 +1038,7 @@ void cleanup()
         invariant_failed();
     }
     for (const held_task &h : g->held)
-        doca_task_free(h.task);
+        free_task(h.task);
     g->held.clear();
     for (int s = NCTX - 1; s >= 0; --s)
         if (ctx_of(unsigned(s)) != nullptr) {
@@ -1009,8 +1049,8 @@ void cleanup()
             }
         }
     for (doca_buf *b : g->bufs) {
-        uint16_t rc = 1;
-        while (rc > 0 && doca_buf_dec_refcount(b, &rc) == DOCA_SUCCESS) {
+        uint16_t before = 2;
+        while (before > 1 && doca_buf_dec_refcount(b, &before) == DOCA_SUCCESS) {
         }
     }
     g->bufs.clear();
