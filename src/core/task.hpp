@@ -198,9 +198,9 @@ public:
             return rc;
         // A new pool replaces the old one's storage: tasks the program still holds would dangle.
         if (const uint32_t held = this->in_use(); held != 0) {
-            SC_LOG_ERR("%s: %u %s of the current configuration are still allocated; free them "
-                       "first",
-                       func, held, what);
+            SC_LOG_ERR("%s: %u task(s) of the current configuration are still allocated; free "
+                       "them first",
+                       func, held);
             return DOCA_ERROR_BAD_STATE;
         }
         this->configure(owner, num, &invoke<Pool, Owner>);
