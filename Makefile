@@ -4,6 +4,8 @@
 #   make test    install what is missing, build, run every default test
 #   make asan / make tsan   the same tests under AddressSanitizer+UBSan / ThreadSanitizer
 #   make stress  the long stress runs (CTest label `stress`)
+#   make fuzz    libFuzzer targets built with clang (build-fuzz/), FUZZ_SECONDS (60) each
+#   make fuzz-merge   add the inputs of the last `make fuzz` that reach new coverage to the corpus
 #   make install PREFIX=/opt/softcomch   (DOCA's layout; a system prefix is registered with
 #                                          ldconfig: LDCONFIG=auto|yes|no, see README)
 BUILD   ?= build
@@ -15,7 +17,9 @@ LDCONFIG ?= auto
 # warnings); WERROR=OFF for a compiler this tree was not tried with.
 WERROR  ?= ON
 
-.PHONY: all deps build install demo test asan tsan stress bench clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build install demo test asan tsan stress bench fuzz fuzz-merge clean
 
 all: build
 
@@ -47,6 +51,14 @@ asan:
 tsan:
 	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DSOFTCOMCH_SANITIZE=thread -DSOFTCOMCH_BUILD_BENCH=OFF"
 
+fuzz:
+	@SOFTCOMCH_WITH_FUZZ=1 scripts/install-deps.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(JOBS) WERROR=$(WERROR) scripts/fuzz.sh run
+
+fuzz-merge:
+	@SOFTCOMCH_WITH_FUZZ=1 scripts/install-deps.sh
+	FUZZ_JOBS=$(JOBS) WERROR=$(WERROR) scripts/fuzz.sh merge
+
 stress: build
 	cd $(BUILD) && ctest -L stress --output-on-failure
 
@@ -56,4 +68,4 @@ bench: build
 	$(BUILD)/tests/programs/comch_threads --clients 512
 
 clean:
-	rm -rf build build-asan build-tsan install
+	rm -rf build build-asan build-tsan build-fuzz install

@@ -3,3 +3,8 @@ if(SOFTCOMCH_SANITIZE)
   add_compile_options(-fsanitize=${SOFTCOMCH_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${SOFTCOMCH_SANITIZE})
 endif()
+# libFuzzer builds (tests/fuzz/CMakeLists.txt, `make fuzz`): every object carries coverage
+# instrumentation, so the fuzz binaries see the layers they link; only they link libFuzzer.
+if(SOFTCOMCH_FUZZ)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

@@ -200,7 +200,8 @@ DOCA_STABLE doca_error_t doca_comch_server_create(struct doca_dev *dev,
 
 /**
  * @brief Destroys a server.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE, or while
+ * consumers or producers of its connections exist (destroy them first).
  */
 DOCA_STABLE doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server);
 
@@ -254,7 +255,8 @@ DOCA_STABLE doca_error_t doca_comch_server_disconnect(struct doca_comch_server *
  * @param [in] task_error_cb called when a message could not be delivered.
  * @param [in] num_send_tasks size of the task pool (1 .. doca_comch_cap_get_max_send_tasks()).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a pool size out of range;
- * DOCA_ERROR_BAD_STATE unless IDLE.
+ * DOCA_ERROR_BAD_STATE unless IDLE, or while tasks of the previous configuration are still
+ * allocated (free them first).
  */
 DOCA_STABLE doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_server *comch_server,
 							      doca_comch_task_send_completion_cb_t task_completion_cb,
@@ -323,7 +325,8 @@ DOCA_STABLE doca_error_t doca_comch_client_create(struct doca_dev *dev,
 
 /**
  * @brief Destroys a client.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_IN_USE unless IDLE, or while
+ * consumers or producers of its connection exist (destroy them first).
  */
 DOCA_STABLE doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client);
 

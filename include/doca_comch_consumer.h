@@ -187,7 +187,8 @@ typedef void (*doca_comch_consumer_task_post_recv_completion_cb_t)(struct doca_c
  * (doca_task_get_status()) is DOCA_ERROR_SHUTDOWN for a receive flushed by doca_ctx_stop().
  * @param [in] num_post_recv_tasks size of the task pool (1 .. doca_comch_consumer_cap_get_max_num_tasks()).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a pool size out of range;
- * DOCA_ERROR_BAD_STATE unless IDLE.
+ * DOCA_ERROR_BAD_STATE unless IDLE, or while tasks of the previous configuration are still
+ * allocated (free them first).
  */
 DOCA_STABLE doca_error_t
 doca_comch_consumer_task_post_recv_set_conf(struct doca_comch_consumer *consumer,

@@ -182,7 +182,8 @@ typedef void (*doca_comch_producer_task_send_completion_cb_t)(struct doca_comch_
  * says why (DOCA_ERROR_TOO_BIG: larger than the consumer's posted buffer).
  * @param [in] num_send_tasks size of the task pool (1 .. doca_comch_producer_cap_get_max_num_tasks()).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a pool size out of range;
- * DOCA_ERROR_BAD_STATE unless IDLE.
+ * DOCA_ERROR_BAD_STATE unless IDLE, or while tasks of the previous configuration are still
+ * allocated (free them first).
  */
 DOCA_STABLE doca_error_t
 doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,

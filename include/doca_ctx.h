@@ -60,6 +60,8 @@ typedef void (*doca_ctx_state_changed_callback_t)(const union doca_data user_dat
  * DOCA_ERROR_INITIALIZATION if a resource could not be set up. Comch specifics:
  * DOCA_ERROR_ALREADY_EXIST for a server whose name a live server already uses for the same
  * host function; DOCA_ERROR_NOT_CONNECTED for a producer or consumer whose connection is closed;
+ * DOCA_ERROR_BAD_STATE for a server or client restarted while consumers or producers of its
+ * previous connections still exist (they hold those connections; destroy them first);
  * DOCA_ERROR_BAD_CONFIG for a producer when the SOFTCOMCH_COPY environment variable has an
  * unknown value (SoftComch only).
  */

@@ -62,7 +62,8 @@ DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap);
  * callback is set, the callback is called with the memory range.
  * @param [in] mmap the map.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an object that is not a map;
- * DOCA_ERROR_NOT_PERMITTED while a doca_buf still refers to the map.
+ * DOCA_ERROR_NOT_PERMITTED while a doca_buf still refers to the map or a Comch consumer created
+ * on it still exists.
  */
 DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap);
 
@@ -80,7 +81,8 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap);
  * @param [in] mmap the map.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an object that is not a map;
  * DOCA_ERROR_BAD_STATE if it is not started; DOCA_ERROR_NOT_PERMITTED while a doca_buf still
- * refers to the map, or if the map was exported or created from an export.
+ * refers to the map or a Comch consumer created on it still exists, or if the map was exported or
+ * created from an export.
  */
 DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap);
 

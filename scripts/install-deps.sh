@@ -20,6 +20,12 @@ have_pkg libgmock-dev || need+=(libgmock-dev)
 if [ "${SOFTCOMCH_WITH_MESON:-0}" = 1 ]; then
   have_cmd meson || need+=(meson)
 fi
+# make fuzz: clang with libFuzzer. Debian 12's clang-14 has the fuzzer runtime in
+# libclang-rt-14-dev, which clang-14 only recommends (not installed with --no-install-recommends).
+if [ "${SOFTCOMCH_WITH_FUZZ:-0}" = 1 ]; then
+  { have_cmd clang++-14 || have_cmd clang++; } || need+=(clang-14)
+  have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
+fi
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

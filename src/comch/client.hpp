@@ -20,7 +20,6 @@ struct SOFTCOMCH_API doca_comch_client final : softcomch::comch::comch_ctx {
     {
         return conn && conn == connection_.get();
     }
-
     doca_error_t require_no_children(const char *func) const override
     {
         return connection_ ? refuse_children(func, *connection_) : DOCA_SUCCESS;

@@ -48,7 +48,9 @@ namespace softcomch::comch {
 // Status of sends that can no longer be delivered because the connection went away.
 constexpr doca_error_t k_status_connection_lost = DOCA_ERROR_CONNECTION_ABORTED;
 
-class comch_ctx : public doca_ctx {
+// SOFTCOMCH_API on the class: UBSan's vptr check (make asan) in the C API compares the dynamic
+// type of the server or client it calls a comch_ctx member of with this class's typeinfo.
+class SOFTCOMCH_API comch_ctx : public doca_ctx {
 public:
     comch_ctx(const char *kind, doca_dev *dev, std::string name);
     ~comch_ctx() override;

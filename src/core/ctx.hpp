@@ -35,7 +35,9 @@ SOFTCOMCH_API const char *state_name(doca_ctx_states s) noexcept;
 } // namespace softcomch::core
 
 // Contexts' storage is quarantined (common/quarantine.hpp): a stale handle meets a dead tag.
-struct doca_ctx : softcomch::quarantined<doca_ctx> {
+// SOFTCOMCH_API on the class: UBSan's vptr check (make asan) in the C API compares the dynamic
+// type of every doca_ctx it calls a member of with this class's typeinfo.
+struct SOFTCOMCH_API doca_ctx : softcomch::quarantined<doca_ctx> {
     explicit doca_ctx(const char *kind_name) noexcept : kind_name_(kind_name) {}
     virtual ~doca_ctx();
     doca_ctx(const doca_ctx &) = delete;

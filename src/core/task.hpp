@@ -196,6 +196,13 @@ public:
         if (doca_error_t rc = owner->check_task_conf(func, ok && err, what, num, cap, cap_fn);
             rc != DOCA_SUCCESS)
             return rc;
+        // A new pool replaces the old one's storage: tasks the program still holds would dangle.
+        if (const uint32_t held = this->in_use(); held != 0) {
+            SC_LOG_ERR("%s: %u task(s) of the current configuration are still allocated; free "
+                       "them first",
+                       func, held);
+            return DOCA_ERROR_BAD_STATE;
+        }
         this->configure(owner, num, &invoke<Pool, Owner>);
         ok_ = ok;
         err_ = err;

@@ -30,6 +30,8 @@ constexpr std::string_view k_sock_suffix = ".sock";
 constexpr std::string_view k_info_suffix = ".info";
 constexpr std::string_view k_tmp_marker = ".info.tmp.";
 constexpr int k_info_version = 1;
+// Info files are small; anything above 16 KiB is not ours.
+constexpr size_t k_max_info_size = 16384;
 
 [[noreturn]] void fail(int err, const std::string &what)
 {
@@ -244,11 +246,8 @@ std::string endpoint_info_path(const std::string &socket_path)
            std::string(k_info_suffix);
 }
 
-void write_endpoint_info(const endpoint_info &info)
+std::string format_endpoint_info(const endpoint_info &info)
 {
-    const std::string path = endpoint_info_path(info.socket_path);
-    const std::string tmp = path.substr(0, path.size() - k_info_suffix.size()) +
-                            std::string(k_tmp_marker) + std::to_string(::getpid());
     std::string text = "version=" + std::to_string(k_info_version) + "\n";
     text += "name=" + escape(info.key.name) + "\n";
     text += "pid=" + std::to_string(info.pid) + "\n";
@@ -258,6 +257,15 @@ void write_endpoint_info(const endpoint_info &info)
     text += "representor=" + escape(info.representor) + "\n";
     text += "max_msg_size=" + std::to_string(info.max_msg_size) + "\n";
     text += "recv_queue_size=" + std::to_string(info.recv_queue_size) + "\n";
+    return text;
+}
+
+void write_endpoint_info(const endpoint_info &info)
+{
+    const std::string path = endpoint_info_path(info.socket_path);
+    const std::string tmp = path.substr(0, path.size() - k_info_suffix.size()) +
+                            std::string(k_tmp_marker) + std::to_string(::getpid());
+    const std::string text = format_endpoint_info(info);
 
     unique_fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
     if (!fd)
@@ -287,7 +295,6 @@ bool read_endpoint_info(const std::string &info_path, endpoint_info &out)
     unique_fd fd(::open(info_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
     if (!fd)
         return false;
-    // Info files are small; anything above 16 KiB is not ours.
     std::string text;
     char buf[4096];
     for (;;) {
@@ -299,9 +306,16 @@ bool read_endpoint_info(const std::string &info_path, endpoint_info &out)
         if (n == 0)
             break;
         text.append(buf, size_t(n));
-        if (text.size() > 16384)
+        if (text.size() > k_max_info_size)
             return false;
     }
+    return parse_endpoint_info(text, info_path, out);
+}
+
+bool parse_endpoint_info(std::string_view text, const std::string &info_path, endpoint_info &out)
+{
+    if (text.size() > k_max_info_size)
+        return false;
     endpoint_info e;
     try {
         e.socket_path = info_path.substr(0, info_path.size() - k_info_suffix.size()) +

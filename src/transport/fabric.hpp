@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/visibility.hpp"
@@ -71,6 +72,16 @@ void write_endpoint_info(const endpoint_info &info);
 // Reads one info file. Returns false (no throw) if it is missing or malformed. The
 // socket_path of the result is derived from `info_path`.
 SOFTCOMCH_API bool read_endpoint_info(const std::string &info_path, endpoint_info &out);
+
+// The two halves of the file format, without the file (read_endpoint_info() and
+// write_endpoint_info() use them; tests/fuzz/fuzz_endpoint_info.cpp fuzzes them):
+// the text write_endpoint_info() writes for `info`, and the parse of such a text. The parse
+// refuses (false, `out` untouched) a text above 16 KiB, a line without '=', a bad %XX escape, a
+// version other than 1, a pid outside 1..2^31-1, a size that is not a decimal u32, and a text
+// without version, name and pid; unknown keys and '#' lines are ignored, and the last of
+// repeated keys wins. `info_path` must end in ".info" (it gives the socket path).
+std::string format_endpoint_info(const endpoint_info &info);
+bool parse_endpoint_info(std::string_view text, const std::string &info_path, endpoint_info &out);
 
 // Removes the endpoint's socket file and info file (missing files are not an error).
 void remove_endpoint(const endpoint_info &info) noexcept;

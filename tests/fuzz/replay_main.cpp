@@ -4,8 +4,10 @@
 // the given corpus directories (or files), the target's built-in seeds, and a deterministic set
 // of mutations of each (truncations, extensions, byte flips, random splices). A crash or an
 // invariant trap fails the CTest test. Usage:
-//   <target>_replay [CORPUS_DIR_OR_FILE...]      replay
-//   <target>_replay --write-seeds DIR             (re)write the built-in seeds into DIR
+//   <target>_replay [--budget N] [CORPUS_DIR_OR_FILE...]   replay; --budget runs at most about N
+//                                                        variants per input (evenly sampled),
+//                                                        for targets whose inputs are slow
+//   <target>_replay --write-seeds DIR                      (re)write the built-in seeds into DIR
 #include "fuzz_target.hpp"
 
 #include <dirent.h>
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -22,9 +25,14 @@
 namespace {
 
 uint64_t g_runs = 0;
+uint64_t g_budget = 0;  // 0: every variant
+uint64_t g_stride = 1;  // run every g_stride-th variant of the current input
+uint64_t g_variant = 0; // variants of the current input so far
 
 void run(const std::vector<uint8_t> &in)
 {
+    if (g_variant++ % g_stride != 0)
+        return;
     // Copy into an exactly sized heap buffer so that ASan sees any overread.
     std::vector<uint8_t> exact(in);
     exact.shrink_to_fit();
@@ -43,7 +51,6 @@ uint64_t next(uint64_t &s)
 // The input itself and a deterministic family of mutations of it.
 void run_with_mutations(const std::vector<uint8_t> &in, uint64_t seed)
 {
-    run(in);
     const size_t n = in.size();
     // Truncations: every length for small inputs, a spread plus page boundaries otherwise.
     std::vector<size_t> cuts;
@@ -58,6 +65,19 @@ void run_with_mutations(const std::vector<uint8_t> &in, uint64_t seed)
             if (b < n)
                 cuts.push_back(b);
     }
+    // Single-byte corruptions: every byte of the first 640 (headers, control blocks), then a
+    // random sample of the rest.
+    std::vector<size_t> positions;
+    for (size_t i = 0; i < std::min(n, size_t(640)); ++i)
+        positions.push_back(i);
+    uint64_t s = seed | 1;
+    for (int k = 0; k < 256 && n > 640; ++k)
+        positions.push_back(size_t(next(s) % n));
+    // The whole family: the input, cuts, 3 extensions, 4 corruptions per position, 256 random.
+    const uint64_t total = 1 + cuts.size() + 3 + (n == 0 ? 0 : 4 * positions.size() + 256);
+    g_variant = 0;
+    g_stride = g_budget == 0 || total <= g_budget ? 1 : (total + g_budget - 1) / g_budget;
+    run(in);
     for (size_t k : cuts)
         run(std::vector<uint8_t>(in.begin(), in.begin() + std::ptrdiff_t(k)));
     // Extensions.
@@ -68,14 +88,6 @@ void run_with_mutations(const std::vector<uint8_t> &in, uint64_t seed)
     }
     if (n == 0)
         return;
-    // Single-byte corruptions: every byte of the first 640 (headers, control blocks), then a
-    // random sample of the rest.
-    std::vector<size_t> positions;
-    for (size_t i = 0; i < std::min(n, size_t(640)); ++i)
-        positions.push_back(i);
-    uint64_t s = seed | 1;
-    for (int k = 0; k < 256 && n > 640; ++k)
-        positions.push_back(size_t(next(s) % n));
     for (size_t i : positions) {
         for (uint8_t x : {uint8_t(0x01), uint8_t(0x80), uint8_t(0xff)}) {
             auto v = in;
@@ -162,7 +174,12 @@ int main(int argc, char **argv)
     }
     size_t files = 0;
     uint64_t seed = 0x9e3779b97f4a7c15ull;
-    for (int i = 1; i < argc; ++i) {
+    int first = 1;
+    if (argc >= 3 && std::strcmp(argv[1], "--budget") == 0) {
+        g_budget = std::strtoull(argv[2], nullptr, 10);
+        first = 3;
+    }
+    for (int i = first; i < argc; ++i) {
         const auto inputs = list_inputs(argv[i]);
         if (inputs.empty()) {
             std::fprintf(stderr, "no corpus at %s\n", argv[i]);

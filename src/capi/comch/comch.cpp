@@ -186,6 +186,7 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
 
 doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 {
+    // Its connections' consumers and producers hold the connections: they go first.
     return destroy_idle(__func__, SC_ARG(comch_server), "server");
 }
 
@@ -320,6 +321,7 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
 
 doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 {
+    // Its connection's consumers and producers hold the connection: they go first.
     return destroy_idle(__func__, SC_ARG(comch_client), "client");
 }
 
