@@ -193,6 +193,9 @@ uint8_t doca_pe::progress()
         force_service_ = false;
         next_service_ns_ = now + service_interval_ns;
         service_fds();
+        for (doca_ctx *ctx : ctxs_)
+            if (ctx)
+                ctx->tick(now);
     }
 
     // Fast path. Index loop: a callback may connect a new context (never remove one: contexts
