@@ -403,3 +403,80 @@ TEST_F(Bounds, StopEndsAfterTheLingerWhenThePeerStopsDraining)
     ASSERT_EQ(::kill(cli, SIGCONT), 0);
     EXPECT_EQ(wait_child(cli), 0); // it sees the connection end, and ends
 }
+
+// The same from the client's side: the server stops draining, the client stops.
+TEST_F(Bounds, ClientStopEndsAfterTheLingerWhenTheServerStopsDraining)
+{
+    env_knob linger(knobs::stop_linger.env, "300");
+    gate serving;
+    const pid_t srv = spawn([&] {
+        server_options o;
+        o.recv_queue_size = 4;
+        server s("linger-c", o);
+        CHILD_CHECK(s.ok() && s.start() == DOCA_SUCCESS);
+        CHILD_CHECK(s.progress_until([&] { return !s.connections.empty(); }, 5000ms));
+        serving.open();
+        // Progresses until the client's end goes (it is stopped in between).
+        CHILD_CHECK(s.progress_until([&] { return !s.disconnected.empty(); }, 20000ms));
+        return 0;
+    });
+    const size_t mark = sdk_log::mark();
+    client c("linger-c");
+    ASSERT_TRUE(c.ok());
+    ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
+    ASSERT_TRUE(c.wait_running());
+    ASSERT_TRUE(c.progress_until([&] { return serving.opened(); }, 5000ms));
+    ASSERT_EQ(::kill(srv, SIGSTOP), 0);
+    int st = 0;
+    ASSERT_EQ(::waitpid(srv, &st, WUNTRACED), srv);
+    for (int i = 0; i < 10; ++i)
+        ASSERT_EQ(c.send(c.connection(), std::string("queued")), DOCA_SUCCESS);
+    c.progress_for(50ms);
+    EXPECT_EQ(c.send_ok, 4u); // the server's receive queue holds 4
+    const auto t0 = clock::now();
+    ASSERT_EQ(doca_ctx_stop(c.ctx()), DOCA_ERROR_IN_PROGRESS);
+    ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
+    const long took = ms_since(t0);
+    EXPECT_GE(took, 290);
+    EXPECT_LT(took, 1500);
+    ASSERT_EQ(c.send_err, 6u);
+    for (doca_error_t e : c.send_errors)
+        EXPECT_EQ(e, DOCA_ERROR_CONNECTION_ABORTED) << doca_error_get_name(e);
+    EXPECT_EQ(lines_with(mark, "did not take the last 6 send(s) within 300 ms").size(), 1u)
+        << sdk_log::since(mark);
+    ASSERT_EQ(::kill(srv, SIGCONT), 0);
+    EXPECT_EQ(wait_child(srv), 0); // it sees the client gone
+}
+
+// A server that accepts (the kernel does) but does not answer: the client waits, as for a
+// server that is not there yet, says so once after the deadline, and connects when the server
+// resumes.
+TEST_F(Bounds, ClientWaitingForAStoppedServerSaysSoAndConnectsWhenItResumes)
+{
+    env_knob deadline(knobs::handshake_timeout.env, "300");
+    gate serving;
+    const pid_t srv = spawn([&] {
+        server s("frozen");
+        CHILD_CHECK(s.ok() && s.start() == DOCA_SUCCESS);
+        serving.open();
+        CHILD_CHECK(s.progress_until([&] { return !s.disconnected.empty(); }, 20000ms));
+        return 0;
+    });
+    ASSERT_TRUE(serving.wait(5000ms));
+    ASSERT_EQ(::kill(srv, SIGSTOP), 0);
+    int st = 0;
+    ASSERT_EQ(::waitpid(srv, &st, WUNTRACED), srv);
+    const size_t mark = sdk_log::mark();
+    client c("frozen");
+    ASSERT_TRUE(c.ok());
+    ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
+    ASSERT_TRUE(c.progress_until(
+        [&] { return !lines_with(mark, "has not answered the handshake").empty(); }, 3000ms));
+    EXPECT_EQ(c.state(), DOCA_CTX_STATE_STARTING);
+    c.progress_for(200ms);
+    EXPECT_EQ(lines_with(mark, "has not answered the handshake").size(), 1u) << "said once";
+    ASSERT_EQ(::kill(srv, SIGCONT), 0);
+    ASSERT_TRUE(c.wait_running(3000ms));
+    EXPECT_EQ(c.stop_and_wait(), DOCA_SUCCESS);
+    EXPECT_EQ(wait_child(srv), 0);
+}
