@@ -235,8 +235,14 @@ softcomch::core::arm_result doca_comch_client::try_arm()
     switch (state()) {
     case DOCA_CTX_STATE_STARTING: {
         if (handshake_watch_.watching()) {
-            // The server's answer makes the watched socket readable: no timer needed.
+            // The server's answer makes the watched socket readable; the timer is only for
+            // saying once that it does not come (on_tick).
             r.busy = handshake_watch_.ready;
+            if (!silence_logged_ && handshake_since_ns_) {
+                const uint64_t due = handshake_since_ns_ + bounds_.handshake_ns;
+                const uint64_t now = softcomch::coarse_now_ns();
+                r.timeout_ns = due > now ? due - now + k_tick_interval_ns : 1;
+            }
             return r;
         }
         // Looking for the server: try again when the retry interval is over.

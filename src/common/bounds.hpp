@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/visibility.hpp"
+
 namespace softcomch::bounds {
 
 struct knob {
@@ -74,6 +76,6 @@ inline constexpr std::array<const knob *, 5> all{&handshake_timeout, &max_handsh
 // The value of `k`: its default when the variable is unset or empty, else the decimal number it
 // holds. false (and `why`, one sentence naming the variable) for anything else: not a number,
 // out of range.
-bool read(const knob &k, uint64_t &out, std::string &why);
+SOFTCOMCH_API bool read(const knob &k, uint64_t &out, std::string &why); // also the doctor's
 
 } // namespace softcomch::bounds
