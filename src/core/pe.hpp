@@ -95,7 +95,8 @@ struct doca_pe {
 
 private:
     unsigned deliver_completions(unsigned budget);
-    void service_fds();
+    // The slow path: the descriptors' watchers, then every context's tick at `now_ns`.
+    void service_fds(uint64_t now_ns);
 
     // Contexts in connection order. A context destroyed from a callback inside progress leaves
     // a nullptr behind, removed once the poll loop is done (the loop indexes this vector).
