@@ -23,6 +23,8 @@ doca_comch_client::~doca_comch_client()
 
 doca_error_t doca_comch_client::do_start()
 {
+    if (doca_error_t rc = load_bounds(); rc != DOCA_SUCCESS)
+        return rc;
     // The previous connection (closed: the client was IDLE) is freed below; not under its
     // consumers and producers, which refer to it.
     if (doca_error_t rc = require_no_children("doca_ctx_start"); rc != DOCA_SUCCESS)
@@ -45,6 +47,9 @@ doca_error_t doca_comch_client::do_start()
     connector_ = std::move(c);
     next_attempt_ns_ = 0;
     waiting_logged_ = false;
+    busy_logged_ = false;
+    handshake_since_ns_ = 0;
+    silence_logged_ = false;
     handshake_watch_.ready = true;
     pe()->request_service();
     return DOCA_ERROR_IN_PROGRESS;
@@ -52,8 +57,8 @@ doca_error_t doca_comch_client::do_start()
 
 void doca_comch_client::do_stop()
 {
-    if (connection_ && connection_->state_ == doca_comch_connection::state::open)
-        connection_->state_ = doca_comch_connection::state::closing;
+    if (connection_)
+        begin_close(connection_.get());
     handshake_watch_.unwatch();
     if (connector_)
         connector_.reset();
@@ -99,13 +104,26 @@ unsigned doca_comch_client::poll_connecting()
     std::string why;
     const transport::connector::result res = connector_->step(l, why);
     // The socket of a handshake in flight (or none): the next step happens when it is readable.
-    if (res == transport::connector::result::in_progress)
-        (void)handshake_watch_.watch(pe(), *connector_);
-    else
-        handshake_watch_.unwatch();
     uint64_t now = softcomch::coarse_now_ns();
+    if (res == transport::connector::result::in_progress) {
+        (void)handshake_watch_.watch(pe(), *connector_);
+        if (!handshake_since_ns_)
+            handshake_since_ns_ = now;
+    } else {
+        handshake_watch_.unwatch();
+        handshake_since_ns_ = 0;
+    }
     switch (res) {
     case transport::connector::result::in_progress:
+        return 0;
+    case transport::connector::result::busy:
+        // Too many handshakes in progress at the server (a burst, or a flood): try again soon.
+        if (!busy_logged_) {
+            SC_LOG_INFO("comch client '%s': the server is busy, retrying: %s", name_.c_str(),
+                        why.c_str());
+            busy_logged_ = true;
+        }
+        next_attempt_ns_ = now + retry_interval_ns;
         return 0;
     case transport::connector::result::no_server:
         if (wrong_representor_hint(why)) {
@@ -139,6 +157,7 @@ unsigned doca_comch_client::poll_connecting()
         set_state(DOCA_CTX_STATE_IDLE);
         return 1;
     }
+    first_beat(connection_.get());
     SC_LOG_INFO("comch client '%s': connected (max message %u bytes)", name_.c_str(),
                 connection_->link_->max_msg_size());
     set_state(DOCA_CTX_STATE_RUNNING);
@@ -162,9 +181,15 @@ unsigned doca_comch_client::poll()
         bool ended = false;
         work += service_connection(c, ended);
         if (ended) {
-            // The server disconnected us, stopped, or died: the client stops.
+            // The server disconnected us, stopped, or died (or, where the program opted in,
+            // stopped progressing): the client stops.
             if (c->peer_closed_)
                 SC_LOG_INFO("comch client '%s': the server closed the connection", name_.c_str());
+            else if (c->peer_timed_out_ && !c->link_->peer_gone())
+                SC_LOG_WARN("comch client '%s': disconnected from the server (pid %d): it did not "
+                            "progress for %lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)",
+                            name_.c_str(), c->link_->peer_pid(),
+                            (unsigned long)(bounds_.timeout_ns / 1'000'000));
             else
                 SC_LOG_WARN("comch client '%s': the server (pid %d) went away", name_.c_str(),
                             c->link_->peer_pid());
@@ -172,8 +197,13 @@ unsigned doca_comch_client::poll()
             ++work;
             if (state() == DOCA_CTX_STATE_RUNNING)
                 set_state(DOCA_CTX_STATE_STOPPING);
-        } else if (c->state_ == doca_comch_connection::state::closing && close_connection(c)) {
-            ++work;
+        } else if (c->state_ == doca_comch_connection::state::closing) {
+            if (close_connection(c)) {
+                ++work;
+            } else if (c->linger_over_) {
+                abort_lingering(c, "server");
+                ++work;
+            }
         }
     }
     if (state() == DOCA_CTX_STATE_STOPPING &&
@@ -184,14 +214,39 @@ unsigned doca_comch_client::poll()
     return work;
 }
 
+void doca_comch_client::on_tick(uint64_t now_ns) noexcept
+{
+    if (state() == DOCA_CTX_STATE_STARTING) {
+        // A server that accepted our connection but does not answer: it is stopped or not
+        // progressing (a dead one hangs up). The client keeps waiting, as it waits for a server
+        // that is not there yet, and says so once.
+        if (handshake_since_ns_ && !silence_logged_ &&
+            now_ns - handshake_since_ns_ >= bounds_.handshake_ns) {
+            SC_LOG_WARN("comch client '%s': the server has not answered the handshake for %lu ms "
+                        "(it is stopped or not progressing); still waiting",
+                        name_.c_str(), (unsigned long)((now_ns - handshake_since_ns_) / 1'000'000));
+            silence_logged_ = true;
+        }
+        return;
+    }
+    if (connection_)
+        tick_connection(connection_.get(), now_ns);
+}
+
 softcomch::core::arm_result doca_comch_client::try_arm()
 {
     softcomch::core::arm_result r;
     switch (state()) {
     case DOCA_CTX_STATE_STARTING: {
         if (handshake_watch_.watching()) {
-            // The server's answer makes the watched socket readable: no timer needed.
+            // The server's answer makes the watched socket readable; the timer is only for
+            // saying once that it does not come (on_tick).
             r.busy = handshake_watch_.ready;
+            if (!silence_logged_ && handshake_since_ns_) {
+                const uint64_t due = handshake_since_ns_ + bounds_.handshake_ns;
+                const uint64_t now = softcomch::coarse_now_ns();
+                r.timeout_ns = due > now ? due - now + k_tick_interval_ns : 1;
+            }
             return r;
         }
         // Looking for the server: try again when the retry interval is over.

@@ -38,6 +38,7 @@ protected:
 
 private:
     unsigned poll_connecting();
+    void on_tick(uint64_t now_ns) noexcept override;
     bool wrong_representor_hint(std::string &why) const;
 
     std::unique_ptr<softcomch::transport::connector> connector_;
@@ -48,6 +49,10 @@ private:
     std::unique_ptr<doca_comch_connection> connection_;
     uint64_t next_attempt_ns_ = 0;
     bool waiting_logged_ = false;
+    bool busy_logged_ = false;
+    // When the handshake in flight began (0: none), and whether its silence was logged.
+    uint64_t handshake_since_ns_ = 0;
+    bool silence_logged_ = false;
 
     static constexpr uint64_t retry_interval_ns = 10'000'000; // 10 ms between connect attempts
 };

@@ -6,6 +6,8 @@
 #include "comch/connection.hpp"
 #include "comch/connection_handle.hpp"
 #include "comch/consumer.hpp"
+#include "common/bounds.hpp"
+#include "common/clock.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
@@ -283,8 +285,9 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
         }
         if (!conn->pending_.empty() && !conn->peer_closed_ && !link.peer_gone())
             work += flush_pending(conn);
-        // The peer is gone once it said so, or once its process died and its ring is drained.
-        if (conn->peer_closed_ || (link.peer_gone() && !link.peek()))
+        // The peer is gone once it said so, or once its process died (or, where the program
+        // opted in, stopped progressing for too long) and its ring is drained.
+        if (conn->peer_closed_ || ((link.peer_gone() || conn->peer_timed_out_) && !link.peek()))
             ended = true;
         return work;
     });
@@ -406,5 +409,110 @@ void comch_ctx::arm_connection(doca_comch_connection *conn, softcomch::core::arm
 }
 
 void comch_ctx::disarm() {}
+
+// ---- bounds and liveness (docs/failure-model.md, "Bounds") ----
+
+doca_error_t comch_ctx::load_bounds()
+{
+    namespace b = softcomch::bounds;
+    uint64_t v[b::all.size()] = {};
+    std::string why;
+    for (size_t i = 0; i < b::all.size(); ++i) {
+        if (!b::read(*b::all[i], v[i], why)) {
+            SC_LOG_ERR("doca_ctx_start: %s '%s': %s", kind_name(), name_.c_str(), why.c_str());
+            return DOCA_ERROR_BAD_CONFIG;
+        }
+    }
+    constexpr uint64_t ms = 1'000'000;
+    bounds_.handshake_ns = v[0] * ms;
+    bounds_.max_handshakes = v[1];
+    bounds_.linger_ns = v[2] * ms;
+    bounds_.stall_ns = v[3] * ms;
+    bounds_.timeout_ns = v[4] * ms;
+    static_assert(b::all[0] == &b::handshake_timeout && b::all[1] == &b::max_handshakes &&
+                  b::all[2] == &b::stop_linger && b::all[3] == &b::peer_stall &&
+                  b::all[4] == &b::peer_timeout);
+    next_tick_ns_ = 0;
+    return DOCA_SUCCESS;
+}
+
+bool comch_ctx::tick_due(uint64_t now_ns) noexcept
+{
+    if (now_ns < next_tick_ns_)
+        return false;
+    next_tick_ns_ = now_ns + k_tick_interval_ns;
+    return true;
+}
+
+void comch_ctx::tick(uint64_t now_ns) noexcept
+{
+    if (state() != DOCA_CTX_STATE_IDLE && tick_due(now_ns))
+        on_tick(now_ns);
+}
+
+void comch_ctx::first_beat(doca_comch_connection *conn) noexcept
+{
+    const uint64_t now = softcomch::coarse_now_ns();
+    (void)conn->link_->beat(now);
+    conn->peer_seen_ns_ = now;
+}
+
+void comch_ctx::begin_close(doca_comch_connection *conn) noexcept
+{
+    if (conn->state_ != doca_comch_connection::state::open)
+        return;
+    conn->state_ = doca_comch_connection::state::closing;
+    conn->linger_deadline_ns_ = softcomch::coarse_now_ns() + bounds_.linger_ns;
+    conn->linger_over_ = bounds_.linger_ns == 0;
+}
+
+void comch_ctx::abort_lingering(doca_comch_connection *conn, const char *peer_kind)
+{
+    SC_LOG_WARN("%s '%s': the %s (pid %d) did not take the last %zu send(s) within %lu ms "
+                "(SOFTCOMCH_STOP_LINGER_MS); they fail with %s and the connection closes",
+                kind_name(), name_.c_str(), peer_kind, conn->link_->peer_pid(),
+                conn->pending_.size(), (unsigned long)(bounds_.linger_ns / 1'000'000),
+                softcomch::error_name(k_status_connection_lost));
+    abort_connection(conn, k_status_connection_lost);
+}
+
+void comch_ctx::tick_connection(doca_comch_connection *conn, uint64_t now_ns) noexcept
+{
+    using state = doca_comch_connection::state;
+    if (conn->state_ == state::closed)
+        return;
+    if (conn->state_ == state::closing && now_ns >= conn->linger_deadline_ns_)
+        conn->linger_over_ = true;
+    const transport::link::peer_activity seen = conn->link_->beat(now_ns);
+    if (seen != transport::link::peer_activity::still || conn->link_->peer_gone() ||
+        conn->peer_closed_) {
+        if (conn->peer_stalled_)
+            SC_LOG_WARN("%s '%s': the peer (pid %d) progresses again, after %lu ms without",
+                        kind_name(), name_.c_str(), conn->link_->peer_pid(),
+                        (unsigned long)((now_ns - conn->peer_seen_ns_) / 1'000'000));
+        conn->peer_stalled_ = false;
+        conn->peer_seen_ns_ = now_ns;
+        return;
+    }
+    const uint64_t still_ns = now_ns - conn->peer_seen_ns_;
+    if (bounds_.stall_ns && !conn->peer_stalled_ && still_ns >= bounds_.stall_ns) {
+        conn->peer_stalled_ = true;
+        if (bounds_.timeout_ns)
+            SC_LOG_WARN("%s '%s': the peer (pid %d) has not progressed for %lu ms (stopped, in a "
+                        "debugger, or not calling doca_pe_progress); it is disconnected after "
+                        "%lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)",
+                        kind_name(), name_.c_str(), conn->link_->peer_pid(),
+                        (unsigned long)(still_ns / 1'000'000),
+                        (unsigned long)(bounds_.timeout_ns / 1'000'000));
+        else
+            SC_LOG_WARN("%s '%s': the peer (pid %d) has not progressed for %lu ms (stopped, in a "
+                        "debugger, or not calling doca_pe_progress); the connection is kept "
+                        "(SOFTCOMCH_PEER_TIMEOUT_MS would disconnect it)",
+                        kind_name(), name_.c_str(), conn->link_->peer_pid(),
+                        (unsigned long)(still_ns / 1'000'000));
+    }
+    if (bounds_.timeout_ns && still_ns >= bounds_.timeout_ns)
+        conn->peer_timed_out_ = true;
+}
 
 } // namespace softcomch::comch

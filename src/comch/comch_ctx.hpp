@@ -89,7 +89,37 @@ public:
     // Does `conn` belong to this context?
     virtual bool owns(const doca_comch_connection *conn) const noexcept = 0;
 
+    // The slow-path tick (doca_ctx::tick): heartbeats, the peer's liveness, stop linger.
+    void tick(uint64_t now_ns) noexcept override;
+
 protected:
+    // The bounds of the current start (docs/failure-model.md, "Bounds"), in ns or counts.
+    struct bound_values {
+        uint64_t handshake_ns = 0;   // SOFTCOMCH_HANDSHAKE_TIMEOUT_MS
+        uint64_t max_handshakes = 0; // SOFTCOMCH_MAX_HANDSHAKES
+        uint64_t linger_ns = 0;      // SOFTCOMCH_STOP_LINGER_MS
+        uint64_t stall_ns = 0;       // SOFTCOMCH_PEER_STALL_MS (0: not reported)
+        uint64_t timeout_ns = 0;     // SOFTCOMCH_PEER_TIMEOUT_MS (0: never disconnected)
+    };
+    // Reads the knobs (at start): DOCA_ERROR_BAD_CONFIG and a line for a value that is not one.
+    doca_error_t load_bounds();
+    // Ticks of this context: every connection's heartbeat and liveness, at most this often.
+    static constexpr uint64_t k_tick_interval_ns = 10'000'000; // 10 ms
+    // Whether this tick is due (throttles tick() to k_tick_interval_ns).
+    bool tick_due(uint64_t now_ns) noexcept;
+    // A due tick of the concrete context: every connection it has (tick_connection), and its
+    // own timers (a server's handshake deadlines).
+    virtual void on_tick(uint64_t now_ns) noexcept = 0;
+    // One connection's tick: our heartbeat, the peer's, the linger of a closing connection.
+    void tick_connection(doca_comch_connection *conn, uint64_t now_ns) noexcept;
+    // Starts the local close of an open connection (stop): the sends still queued drain, for
+    // at most the linger, then the disconnect notice goes.
+    void begin_close(doca_comch_connection *conn) noexcept;
+    // A new connection's first heartbeat, so that the peer judges it from its first tick.
+    void first_beat(doca_comch_connection *conn) noexcept;
+    // Logs why `conn`, closing, gave up on its peer (linger over), then aborts it.
+    void abort_lingering(doca_comch_connection *conn, const char *peer_kind);
+
     // Registers a new connection's link with the engine.
     doca_error_t register_connection(doca_comch_connection *conn);
     // Reads the link's slow channel (consumer announce/ack/expire, the peer's death), delivers
@@ -118,6 +148,8 @@ protected:
     softcomch::core::task_set<doca_comch_task_send> send_pool_;
     doca_comch_event_msg_recv recv_event_{};
     doca_comch_event_consumer consumer_event_{};
+    bound_values bounds_;
+    uint64_t next_tick_ns_ = 0;
 
 private:
     // What the link's slow channel reports, for one connection.

@@ -61,6 +61,13 @@ struct doca_comch_connection {
     // The link's handles in the engine's epoll set (declared after link_: removed before the
     // link goes). The link records what they say (transport::link::slow_pending, peer_gone).
     softcomch::comch::watch_set watch_;
+    // Bounds and liveness (comch_ctx::tick_connection; docs/failure-model.md, "Bounds"), after
+    // the fields the data path reads.
+    uint64_t linger_deadline_ns_ = 0; // closing: when the sends still queued are given up
+    uint64_t peer_seen_ns_ = 0;       // last tick that saw the peer progressing or asleep
+    bool linger_over_ = false;        // closing for longer than the stop's linger
+    bool peer_stalled_ = false;       // the peer was reported stalled and has not resumed
+    bool peer_timed_out_ = false;     // stalled past SOFTCOMCH_PEER_TIMEOUT_MS: disconnect it
 
     bool is_open() const noexcept { return state_ == state::open; }
     doca_comch_connection *handle() const noexcept { return handle_; }

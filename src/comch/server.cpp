@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "common/clock.hpp"
 #include "common/error_names.hpp"
+#include "common/fd_budget.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
 #include "transport/transport.hpp"
@@ -16,8 +18,15 @@ using softcomch::comch::comch_ctx;
 namespace transport = softcomch::transport;
 
 namespace {
-// A client that connected but sent no hello within this time is dropped.
-constexpr uint64_t k_handshake_timeout_ns = 5'000'000'000ull;
+// Connections accepted (or refused) per progress call: a backlog of thousands is taken over
+// several calls (the listener stays readable, so the next slow path comes back to it).
+constexpr unsigned k_accepts_per_poll = 64;
+// After an accept failure that could not even be refused (out of descriptors with the reserve
+// spent), the listener leaves the epoll set this long instead of making every poll spin on it.
+constexpr uint64_t k_listen_pause_ns = 100'000'000;
+// Descriptors a server keeps free beyond its connections and handshakes: the segment's memfd
+// while a connection is set up, the listener's reserve, a few for the program.
+constexpr uint64_t k_fd_headroom = 8;
 // Handshakes completed per progress call. Setting a connection up (segment, descriptors,
 // answer) takes tens of microseconds; a burst of hundreds of clients is spread over several
 // calls so that established connections keep being served in between.
@@ -84,6 +93,12 @@ doca_error_t doca_comch_server::do_start()
             "comch server '%s': started without a receive callback; received messages are dropped",
             name_.c_str());
     reclaim_connections(); // all closed (the server was IDLE); those with children stay
+    if (doca_error_t rc = load_bounds(); rc != DOCA_SUCCESS)
+        return rc;
+    fd_fit_ = UINT64_MAX;
+    max_handshakes_ = bounds_.max_handshakes;
+    listen_resume_ns_ = 0;
+    refusals_logged_ = 0;
     const transport::transport_ops *t = nullptr;
     std::string why;
     if (doca_error_t rc = transport::select_transport(t, why); rc != DOCA_SUCCESS) {
@@ -118,6 +133,7 @@ doca_error_t doca_comch_server::do_start()
         return DOCA_ERROR_INITIALIZATION;
     }
     listen_watch_.ready = true;
+    check_descriptor_budget(*t);
     SC_LOG_INFO("comch server '%s' listening for host function %s via representor %s (fabric '%s')",
                 name_.c_str(), info.key.host_function.c_str(), info.representor.c_str(),
                 fabric.c_str());
@@ -136,9 +152,126 @@ void doca_comch_server::do_stop()
         h->pending->reject(DOCA_ERROR_SHUTDOWN, "the server is stopping");
     }
     handshakes_.clear();
+    listen_resume_ns_ = 0;
     for (auto &c : connections_)
-        if (c->state_ == doca_comch_connection::state::open)
-            c->state_ = doca_comch_connection::state::closing;
+        begin_close(c.get());
+}
+
+void doca_comch_server::check_descriptor_budget(const transport::transport_ops &t)
+{
+    const uint64_t per_conn = t.descriptors_per_connection;
+    if (per_conn == 0)
+        return;
+    uint64_t in_use = softcomch::open_descriptors();
+    if (in_use == 0)
+        in_use = 64; // /proc unreadable: assume a modest program
+    const uint64_t clients = caps().max_clients;
+    const uint64_t per_hs = t.descriptors_per_handshake;
+    const softcomch::nofile_limit lim = softcomch::raise_nofile(
+        in_use + k_fd_headroom + bounds_.max_handshakes * per_hs + clients * per_conn);
+    fd_soft_limit_ = lim.soft;
+    if (lim.soft == UINT64_MAX)
+        return; // unlimited
+    // What the limit leaves, of which handshakes in progress may take at most an eighth (the
+    // cap shrinks under a tight limit), connections the rest.
+    const uint64_t spare =
+        lim.soft > in_use + k_fd_headroom ? lim.soft - in_use - k_fd_headroom : 0;
+    max_handshakes_ =
+        std::min<uint64_t>(max_handshakes_, std::max<uint64_t>(1, spare / (8 * per_hs)));
+    const uint64_t reserved = in_use + k_fd_headroom + max_handshakes_ * per_hs;
+    fd_fit_ = lim.soft > reserved ? (lim.soft - reserved) / per_conn : 0;
+    if (lim.raised)
+        SC_LOG_INFO("comch server '%s': raised the soft RLIMIT_NOFILE from %lu to %lu "
+                    "descriptors, room for its %lu clients (%lu descriptors each)",
+                    name_.c_str(), (unsigned long)lim.soft_before, (unsigned long)lim.soft,
+                    (unsigned long)clients, (unsigned long)per_conn);
+    if (fd_fit_ < clients)
+        SC_LOG_WARN("comch server '%s': RLIMIT_NOFILE (soft %lu, hard %lu) leaves room for %lu of "
+                    "the %lu clients it may have (%lu descriptors each, %lu in use, %lu "
+                    "handshakes at once); clients beyond are refused: raise the limit "
+                    "(ulimit -n; limits.conf nofile or systemd LimitNOFILE= for the hard limit)",
+                    name_.c_str(), (unsigned long)lim.soft, (unsigned long)lim.hard,
+                    (unsigned long)fd_fit_, (unsigned long)clients, (unsigned long)per_conn,
+                    (unsigned long)in_use, (unsigned long)max_handshakes_);
+}
+
+void doca_comch_server::refuse(transport::pending &p, refusal why)
+{
+    char text[200];
+    doca_error_t reason = DOCA_ERROR_FULL;
+    switch (why) {
+    case refused_busy:
+        reason = DOCA_ERROR_AGAIN;
+        std::snprintf(text, sizeof text,
+                      "the server is busy with %zu handshakes in progress "
+                      "(SOFTCOMCH_MAX_HANDSHAKES %lu); retry",
+                      handshakes_.size(), (unsigned long)max_handshakes_);
+        break;
+    case refused_budget:
+        std::snprintf(text, sizeof text,
+                      "the server has descriptors for %lu connections (RLIMIT_NOFILE %lu) and "
+                      "holds them all; raise its limit (ulimit -n)",
+                      (unsigned long)fd_fit_, (unsigned long)fd_soft_limit_);
+        break;
+    case refused_descriptors:
+        std::snprintf(text, sizeof text,
+                      "the server's process is out of file descriptors (RLIMIT_NOFILE %lu) with "
+                      "%zu connections; raise its limit (ulimit -n)",
+                      (unsigned long)fd_soft_limit_, open_connections());
+        break;
+    }
+    p.reject(reason, text);
+    if (refusals_logged_ & why)
+        return;
+    refusals_logged_ |= why;
+    if (why == refused_busy) // a burst of honest clients does this too: they retry
+        SC_LOG_INFO("comch server '%s': refused a connection for now: %s (logged once per start)",
+                    name_.c_str(), text);
+    else
+        SC_LOG_WARN("comch server '%s': refused a client: %s (logged once per start)",
+                    name_.c_str(), text);
+}
+
+void doca_comch_server::pause_listening() noexcept
+{
+    listen_watch_.unwatch();
+    listen_watch_.ready = false;
+    listen_resume_ns_ = softcomch::coarse_now_ns() + k_listen_pause_ns;
+}
+
+void doca_comch_server::drop_late_handshakes(uint64_t now_ns) noexcept
+{
+    for (size_t i = 0; i < handshakes_.size();) {
+        handshake &h = *handshakes_[i];
+        if (now_ns < h.deadline_ns) {
+            ++i;
+            continue;
+        }
+        SC_LOG_WARN("comch server '%s': closed a connection that sent no handshake within %lu ms "
+                    "(SOFTCOMCH_HANDSHAKE_TIMEOUT_MS)",
+                    name_.c_str(), (unsigned long)(bounds_.handshake_ns / 1'000'000));
+        h.watch.unwatch();
+        try {
+            h.pending->reject(DOCA_ERROR_TIME_OUT, "no handshake in time");
+        } catch (...) { // the text's allocation: the connection closes without it
+        }
+        handshakes_.erase(handshakes_.begin() + long(i));
+    }
+}
+
+void doca_comch_server::on_tick(uint64_t now_ns) noexcept
+{
+    if (listen_resume_ns_ && now_ns >= listen_resume_ns_ && listener_) {
+        listen_resume_ns_ = 0;
+        if (listen_watch_.watch(pe(), *listener_) == DOCA_SUCCESS)
+            listen_watch_.ready = true;
+        else
+            pause_listening();
+    }
+    if (!handshakes_.empty())
+        drop_late_handshakes(now_ns);
+    for (auto &c : connections_)
+        tick_connection(c.get(), now_ns);
 }
 
 unsigned doca_comch_server::accept_new()
@@ -147,23 +280,44 @@ unsigned doca_comch_server::accept_new()
         return 0;
     listen_watch_.ready = false;
     unsigned n = 0;
-    for (;;) {
+    for (unsigned k = 0; k < k_accepts_per_poll; ++k) {
         std::unique_ptr<transport::pending> p;
         doca_error_t rc = listener_->accept(p);
         if (rc == DOCA_ERROR_AGAIN)
             break;
+        if (rc == DOCA_ERROR_FULL) { // accepted on the reserve descriptor, only to refuse it
+            refuse(*p, refused_descriptors);
+            ++n;
+            continue;
+        }
         if (rc != DOCA_SUCCESS) {
-            SC_LOG_WARN("comch server '%s': accept failed: %s", name_.c_str(),
-                        softcomch::error_name(rc));
+            if (!(refusals_logged_ & refused_descriptors))
+                SC_LOG_WARN("comch server '%s': accept failed: %s; not accepting for %lu ms",
+                            name_.c_str(), softcomch::error_name(rc),
+                            (unsigned long)(k_listen_pause_ns / 1'000'000));
+            refusals_logged_ |= refused_descriptors;
+            pause_listening();
             break;
+        }
+        ++n;
+        // Refused before its handshake is read, so none of the client's descriptors is taken:
+        // for good when the descriptors are all taken by connections, for now when handshakes
+        // in progress hold them (or the cap on those is reached).
+        const size_t open = open_connections();
+        if (open >= fd_fit_) {
+            refuse(*p, refused_budget);
+            continue;
+        }
+        if (handshakes_.size() >= max_handshakes_ || open + handshakes_.size() >= fd_fit_) {
+            refuse(*p, refused_busy);
+            continue;
         }
         auto h = std::make_unique<handshake>();
         h->pending = std::move(p);
-        h->deadline_ns = softcomch::now_ns() + k_handshake_timeout_ns;
+        h->deadline_ns = softcomch::coarse_now_ns() + bounds_.handshake_ns;
         if (h->watch.watch(pe(), *h->pending) != DOCA_SUCCESS)
             continue;
         handshakes_.push_back(std::move(h));
-        ++n;
     }
     return n;
 }
@@ -172,18 +326,11 @@ unsigned doca_comch_server::service_handshakes()
 {
     unsigned work = 0;
     unsigned done = 0;
-    uint64_t now = 0;
     for (size_t i = 0; i < handshakes_.size() && done < k_handshakes_per_poll;) {
         handshake &h = *handshakes_[i];
-        if (!h.watch.ready) {
-            if (!now)
-                now = softcomch::now_ns();
-            if (now < h.deadline_ns) {
-                ++i;
-                continue;
-            }
-            SC_LOG_WARN("comch server '%s': dropped a client that sent no handshake in time",
-                        name_.c_str());
+        if (!h.watch.ready) { // nothing arrived; the tick closes it at its deadline
+            ++i;
+            continue;
         }
         h.watch.ready = false;
         transport::hello_info hello;
@@ -222,6 +369,8 @@ unsigned doca_comch_server::service_handshakes()
                 conn = std::make_unique<doca_comch_connection>(this, std::move(l));
                 if (!conn->handle() || register_connection(conn.get()) != DOCA_SUCCESS)
                     conn.reset();
+                else
+                    first_beat(conn.get());
             } else {
                 SC_LOG_ERR(
                     "comch server '%s': could not set up the connection of client pid %d: %s",
@@ -264,8 +413,12 @@ unsigned doca_comch_server::poll()
         bool ended = false;
         work += service_connection(c, ended);
         if (ended) {
-            bool died = !c->peer_closed_;
-            if (died)
+            if (c->peer_timed_out_ && !c->peer_closed_ && !c->link_->peer_gone())
+                SC_LOG_WARN("comch server '%s': disconnected the client (pid %d): it did not "
+                            "progress for %lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)",
+                            name_.c_str(), c->link_->peer_pid(),
+                            (unsigned long)(bounds_.timeout_ns / 1'000'000));
+            else if (!c->peer_closed_)
                 SC_LOG_WARN(
                     "comch server '%s': the client (pid %d) went away without disconnecting",
                     name_.c_str(), c->link_->peer_pid());
@@ -278,7 +431,13 @@ unsigned doca_comch_server::poll()
                 disconnect_cb_(&conn_event_, c->handle(), 1);
             continue;
         }
-        if (c->state_ == doca_comch_connection::state::closing && close_connection(c)) {
+        if (c->state_ != doca_comch_connection::state::closing)
+            continue;
+        if (close_connection(c)) {
+            reclaim_due_ = true;
+            ++work;
+        } else if (c->linger_over_) {
+            abort_lingering(c, "client");
             reclaim_due_ = true;
             ++work;
         }
@@ -304,6 +463,15 @@ softcomch::core::arm_result doca_comch_server::try_arm()
     softcomch::core::arm_result r;
     if (listen_watch_.ready)
         r.busy = true;
+    // Timers of the tick: the listener's pause, the handshakes' deadlines.
+    uint64_t due = listen_resume_ns_;
+    for (auto &h : handshakes_)
+        if (due == 0 || h->deadline_ns < due)
+            due = h->deadline_ns;
+    if (due) {
+        const uint64_t now = softcomch::coarse_now_ns();
+        r.timeout_ns = due > now ? due - now + k_tick_interval_ns : 1;
+    }
     for (auto &h : handshakes_)
         if (h->watch.ready)
             r.busy = true;

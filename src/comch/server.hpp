@@ -39,6 +39,13 @@ protected:
     bool quiesce() override { return open_connections() == 0; }
 
 private:
+    // Why a connection is refused before its handshake is read (bit of refusals_logged_).
+    enum refusal : uint32_t {
+        refused_busy = 1,        // SOFTCOMCH_MAX_HANDSHAKES handshakes in progress
+        refused_budget = 2,      // the descriptor budget has room for no more connections
+        refused_descriptors = 4, // the process is out of descriptors (EMFILE, ENFILE)
+    };
+
     unsigned accept_new();
     unsigned service_handshakes();
     // Frees the closed connections nothing refers to any more (their handles go stale), at the
@@ -46,6 +53,16 @@ private:
     // consumers and producers to go (those may be destroyed on other threads).
     void reclaim_connections() noexcept;
     void release_all() noexcept;
+    void on_tick(uint64_t now_ns) noexcept override;
+    // The descriptor budget against RLIMIT_NOFILE (at start): raises the soft limit or says
+    // how many clients fit, and sets fd_fit_.
+    void check_descriptor_budget(const softcomch::transport::transport_ops &t);
+    // Answers `p` with a REJECT for `why` (it is dropped by the caller).
+    void refuse(softcomch::transport::pending &p, refusal why);
+    // Closes the handshakes past their deadline.
+    void drop_late_handshakes(uint64_t now_ns) noexcept;
+    // Stops watching the listener for a while after an accept failure it cannot refuse.
+    void pause_listening() noexcept;
 
     doca_dev_rep *rep_;
     doca_comch_event_connection_status_changed_cb_t connect_cb_ = nullptr;
@@ -61,6 +78,17 @@ private:
         uint64_t deadline_ns = 0;
     };
     std::vector<std::unique_ptr<handshake>> handshakes_;
+    // Connections the process's descriptors have room for (check_descriptor_budget), and the
+    // limit behind it, for refusals.
+    uint64_t fd_fit_ = UINT64_MAX;
+    uint64_t fd_soft_limit_ = 0;
+    // Handshakes held at once: SOFTCOMCH_MAX_HANDSHAKES, less under a tight descriptor limit.
+    uint64_t max_handshakes_ = 0;
+    // The listener is out of the epoll set until then (0: it is watched), see pause_listening.
+    uint64_t listen_resume_ns_ = 0;
+    // Refusal kinds already logged since the start: each is logged once per start (a local
+    // stand-in until the library's rate-limited logging exists).
+    uint32_t refusals_logged_ = 0;
     // Connections: open ones, and closed ones until reclaim_connections() frees them.
     std::vector<std::unique_ptr<doca_comch_connection>> connections_;
     uint64_t next_connection_id_ = 1;

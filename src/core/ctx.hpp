@@ -132,6 +132,11 @@ struct SOFTCOMCH_API doca_ctx : softcomch::quarantined<doca_ctx> {
     virtual void abandon(doca_task *task) noexcept;
     // Data path: deliver what arrived, advance asynchronous state changes. Returns work done.
     virtual unsigned poll() = 0;
+    // Slow-path hook: the engine calls it each time it runs its slow path (about once a
+    // millisecond of progress), after the descriptors' watchers, with the coarse monotonic
+    // time. Timers live here (deadlines, heartbeats), never on the per-call path. Like a
+    // watcher it only records and calls no user code; poll() acts on what it recorded.
+    virtual void tick(uint64_t /*now_ns*/) noexcept {}
     // Notification support (doca_pe_request_notification / clear_notification).
     virtual softcomch::core::arm_result try_arm() { return {}; }
     virtual void disarm() {}

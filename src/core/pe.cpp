@@ -133,7 +133,7 @@ unsigned doca_pe::deliver_completions(unsigned budget)
     return n;
 }
 
-void doca_pe::service_fds()
+void doca_pe::service_fds(uint64_t now_ns)
 {
     epoll_event events[64];
     int n = ::epoll_wait(epoll_fd_.get(), events, 64, 0);
@@ -151,6 +151,11 @@ void doca_pe::service_fds()
         }
         w->on_ready(events[i].events);
     }
+    // Then the contexts' timers (doca_ctx::tick), here rather than in progress() so that the
+    // per-call path stays as short as it was.
+    for (doca_ctx *ctx : ctxs_)
+        if (ctx)
+            ctx->tick(now_ns);
 }
 
 namespace {
@@ -208,7 +213,7 @@ uint8_t doca_pe::progress()
     if (force_service_ || now >= next_service_ns_) {
         force_service_ = false;
         next_service_ns_ = now + service_interval_ns;
-        service_fds();
+        service_fds(now);
     }
 
     // Fast path. Index loop: a callback may connect a new context (never remove one: contexts

@@ -4,7 +4,8 @@
 //   1. delivers queued task completions (FIFO, in the order the tasks completed);
 //   2. every `service_interval` (or right after a notification was cleared) runs the slow path:
 //      one epoll_wait(0) over the descriptors contexts registered (listening and connection
-//      sockets, wake-up eventfds), whose watchers record what happened without calling user code;
+//      sockets, wake-up eventfds), whose watchers record what happened without calling user code,
+//      then gives every context its tick (timers: deadlines, heartbeats; doca_ctx::tick);
 //   3. polls every attached context (the fast path: shared-memory rings, no system call);
 //   4. delivers completions queued by step 3.
 // The notification handle is the epoll descriptor itself, so a program's epoll set wakes for
@@ -96,7 +97,8 @@ struct doca_pe : softcomch::quarantined<doca_pe> {
 
 private:
     unsigned deliver_completions(unsigned budget);
-    void service_fds();
+    // The slow path: the descriptors' watchers, then every context's tick at `now_ns`.
+    void service_fds(uint64_t now_ns);
 
     // Contexts in connection order. A context destroyed from a callback inside progress leaves
     // a nullptr behind, removed once the poll loop is done (the loop indexes this vector).

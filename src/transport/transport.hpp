@@ -130,6 +130,10 @@ class listener : public pollable {
 public:
     virtual ~listener() = default;
     // DOCA_SUCCESS with a new pending handshake, DOCA_ERROR_AGAIN when none is waiting.
+    // DOCA_ERROR_FULL when the process is out of descriptors (EMFILE, ENFILE): `out` then holds
+    // a waiting client, accepted on a descriptor kept in reserve for this, that the caller only
+    // refuses (pending::reject) and drops, so that it learns why at once instead of waiting in
+    // the backlog. Other errors: nothing was accepted (the caller retries later, not at once).
     virtual doca_error_t accept(std::unique_ptr<pending> &out) = 0;
 };
 
@@ -144,6 +148,7 @@ public:
         no_server,   // nothing listens yet (retry later)
         connected,   // `out` holds the link
         rejected,    // the server refused; `why` says why
+        busy,        // the server refused for now (too many handshakes): retry later; `why`
         failed,      // transport error; `why` says why
     };
     virtual ~connector() = default;
@@ -207,6 +212,18 @@ public:
     virtual void acknowledge(uint32_t consumer_id, doca_error_t status) noexcept = 0;
     // Tells the peer that our consumer `consumer_id` is gone.
     virtual void expire(uint32_t consumer_id) noexcept = 0;
+
+    // Liveness beyond hang-up (docs/failure-model.md, "Bounds"). What beat() saw of the peer.
+    enum class peer_activity {
+        progressed, // the peer's progress engine ran since the last beat()
+        asleep,     // it did not, but it waits for a wake-up (notifications armed): nothing
+                    // is expected of it until this side writes to it
+        unknown,    // the peer publishes no liveness (it never beat)
+        still,      // none of these: alive or not, it is not progressing
+    };
+    // Publishes that this side progresses (`now_ns`: monotonic time) where the peer reads it
+    // without a system call, and reports the peer's side. Slow path: a few times a second.
+    virtual peer_activity beat(uint64_t now_ns) noexcept = 0;
 
 protected:
     explicit link(const transport_ops &ops) noexcept : transport_object(ops) {}
@@ -295,6 +312,10 @@ struct transport_ops {
                                   std::unique_ptr<consumer_endpoint> &out);
     // A producer's write plan (DOCA_ERROR_BAD_CONFIG with `why` when the configuration says no).
     doca_error_t (*make_write_plan)(std::unique_ptr<write_plan> &out, std::string &why);
+    // Descriptors one established connection holds on the server, and one handshake in progress
+    // (the server's descriptor budget against RLIMIT_NOFILE).
+    uint32_t descriptors_per_connection;
+    uint32_t descriptors_per_handshake;
 };
 
 // The environment variable that selects the transport.

@@ -116,10 +116,13 @@ void side::attach_common()
 void side::send_done(doca_comch_task_send *task, union doca_data, union doca_data ctx_ud)
 {
     side *s = static_cast<side *>(ctx_ud.ptr);
-    if (doca_task_get_status(doca_comch_task_send_as_task(task)) == DOCA_SUCCESS)
+    const doca_error_t status = doca_task_get_status(doca_comch_task_send_as_task(task));
+    if (status == DOCA_SUCCESS) {
         s->send_ok++;
-    else
+    } else {
         s->send_err++;
+        s->send_errors.push_back(status);
+    }
     s->in_flight_.erase(task);
     doca_task_free(doca_comch_task_send_as_task(task));
 }

@@ -82,6 +82,7 @@ public:
 
     std::deque<message> received;
     size_t send_ok = 0, send_err = 0;
+    std::vector<doca_error_t> send_errors; // the status of each failed send, in order
     std::vector<doca_ctx_states> states;
     std::function<void(side &, doca_comch_connection *, const uint8_t *, uint32_t)> on_recv;
 

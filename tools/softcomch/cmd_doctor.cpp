@@ -57,6 +57,7 @@ int cmd_doctor(arg_list args)
     check_log_level_env(r);
     check_memory_env(r);
     check_copy_env(r);
+    check_bounds_env(r);
     check_samples_env(r);
     check_unknown_env(r);
     check_fabric(r, fabric);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/shm/link.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -119,6 +121,20 @@ bool link::peer_alive() noexcept
     if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
         return false; // reset
     return true;
+}
+
+transport::link::peer_activity link::beat(uint64_t now_ns) noexcept
+{
+    segment_.beat(me_, now_ns != 0 ? now_ns : 1); // 0 means "never beat"
+    const uint64_t peer = segment_.heartbeat(me_ == server_side ? client_side : server_side);
+    if (peer == 0)
+        return peer_activity::unknown;
+    if (peer != peer_last_beat_) {
+        peer_last_beat_ = peer;
+        return peer_activity::progressed;
+    }
+    // Asleep: it armed the ring we write, so it waits on its eventfd for our next message.
+    return tx_.consumer_armed() ? peer_activity::asleep : peer_activity::still;
 }
 
 // ---- the slow channel: consumer announce / ack / expire ----
@@ -310,6 +326,7 @@ doca_error_t listener::open(const endpoint_info &info, std::unique_ptr<listener>
     doca_error_t rc = listen_at(info.socket_path, l->sock_);
     if (rc != DOCA_SUCCESS)
         return rc;
+    l->reserve_.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     l->info_ = info;
     try {
         write_endpoint_info(info);
@@ -335,12 +352,26 @@ listener::~listener()
 
 doca_error_t listener::accept(std::unique_ptr<transport::pending> &out)
 {
+    if (!reserve_) // spent on the last refusal: take it back while a descriptor is free
+        reserve_.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     unique_fd s;
     doca_error_t rc = accept_from(sock_.get(), s);
+    bool refuse = false;
+    if (rc == DOCA_ERROR_NO_MEMORY && (errno == EMFILE || errno == ENFILE) && reserve_) {
+        // Out of descriptors (the kernel says so before it looks at the backlog): a waiting
+        // client would stay in the backlog, and the listener readable, for ever. If one waits,
+        // free the reserve, accept it on that slot, and have it refused.
+        pollfd p{sock_.get(), POLLIN, 0};
+        if (::poll(&p, 1, 0) != 1)
+            return DOCA_ERROR_AGAIN;
+        reserve_.reset();
+        rc = accept_from(sock_.get(), s);
+        refuse = rc == DOCA_SUCCESS;
+    }
     if (rc != DOCA_SUCCESS)
         return rc;
     out = std::make_unique<pending>(std::move(s));
-    return DOCA_SUCCESS;
+    return refuse ? DOCA_ERROR_FULL : DOCA_SUCCESS;
 }
 
 // ---- client side ----
@@ -373,6 +404,7 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
             return result::failed;
         }
     }
+    bool hello_failed = false;
     if (!hello_sent_) {
         if (softcomch::event_fd::create(my_event_) != DOCA_SUCCESS) {
             why = std::string("eventfd: ") + std::strerror(errno);
@@ -386,16 +418,22 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         m.host_function = key_.host_function;
         m.server_name = key_.name;
         const int fd = my_event_.fd();
-        if (send_wire(sock_.get(), m, &fd, 1) != DOCA_SUCCESS) {
-            // The server went away between connect and hello: look for it again later.
-            reset();
-            return result::no_server;
-        }
+        // A failure: the server went away between connect and hello, or refused us at once
+        // (its REJECT is then waiting, read below).
+        hello_failed = send_wire(sock_.get(), m, &fd, 1) != DOCA_SUCCESS;
         hello_sent_ = true;
     }
 
     datagram d;
     doca_error_t rc = d.receive(sock_.get());
+    // A server that refuses before reading our HELLO (busy, out of descriptors) closes with it
+    // unread, which the kernel reports as a reset ahead of the REJECT queued behind it.
+    if (rc == DOCA_ERROR_CONNECTION_RESET)
+        rc = d.receive(sock_.get());
+    if (hello_failed && rc != DOCA_SUCCESS) {
+        reset(); // no answer: look for the server again later
+        return result::no_server;
+    }
     if (rc == DOCA_ERROR_AGAIN)
         return result::in_progress;
     if (rc == DOCA_ERROR_CONNECTION_RESET) {
@@ -420,7 +458,8 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         d.close_all();
         why = rej->text + " (" + softcomch::error_name(rej->reason) + ")";
         reset();
-        return result::rejected;
+        // AGAIN: the server is busy with other handshakes, not refusing this client.
+        return rej->reason == DOCA_ERROR_AGAIN ? result::busy : result::rejected;
     }
     auto *acc = std::get_if<wire::accept_msg>(&msg);
     if (!acc || d.nfds != 2) {
@@ -447,6 +486,7 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         return result::failed;
     }
     l->segment_.release_fd(); // the mapping stays; the descriptor is not needed any more
+    l->me_ = client_side;
     l->sock_ = std::move(sock_);
     l->my_event_ = std::move(my_event_);
     l->max_msg_size_ = acc->max_msg_size;

@@ -64,6 +64,8 @@ public:
     void expire(uint32_t consumer_id) noexcept override;
     // Reads the liveness socket without blocking; false once the peer has gone.
     bool peer_alive() noexcept;
+    // Our side's heartbeat word in the segment, the peer's heartbeat and its armed word.
+    peer_activity beat(uint64_t now_ns) noexcept override;
     // Writes the peer's eventfd (the peer armed its notifications).
     void wake_peer() noexcept;
 
@@ -82,6 +84,8 @@ private:
     segment segment_;
     ring_producer tx_;
     ring_consumer rx_;
+    side me_ = server_side;       // whose heartbeat word is ours
+    uint64_t peer_last_beat_ = 0; // the peer's heartbeat at the last beat()
 };
 
 // Server side: a handshake in progress on an accepted socket.
@@ -120,6 +124,9 @@ public:
 private:
     listener() = default;
     unique_fd sock_;
+    // Opened on /dev/null and closed to accept one client when the process is out of
+    // descriptors, so that it can be refused instead of left waiting (accept()).
+    unique_fd reserve_;
     endpoint_info info_;
 };
 

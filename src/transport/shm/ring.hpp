@@ -271,6 +271,9 @@ public:
     bool full() noexcept;
     // Messages committed so far.
     uint64_t position() const noexcept { return committed_; }
+    // True while the consumer is armed, i.e. asleep waiting for a wake-up (the liveness check,
+    // link::beat; never the data path). A load, not a write: the wake protocol is untouched.
+    bool consumer_armed() const noexcept;
     uint32_t capacity() const noexcept { return mask_ + 1; }
     uint32_t limit() const noexcept { return limit_; }
     uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }

@@ -156,6 +156,13 @@ inline bool ring_producer::wake_needed() noexcept
     return ctrl_->armed.exchange(0, std::memory_order_release) != 0;
 }
 
+inline bool ring_producer::consumer_armed() const noexcept
+{
+    // Relaxed: a diagnostic read, as ring_consumer::armed(). Every write to `armed` stays an
+    // exchange (A3/R3), so this load changes nothing of the sleep protocol.
+    return ctrl_->armed.load(std::memory_order_relaxed) != 0;
+}
+
 inline bool ring_producer::commit(uint16_t type, uint32_t len, uint16_t flags) noexcept
 {
     // Publish, then the Dekker half of the producer: see wake_needed().

@@ -95,12 +95,16 @@ doca_error_t create_write_plan(std::unique_ptr<transport::write_plan> &out, std:
 
 const transport_ops &traits::ops() noexcept
 {
+    // Descriptors: a connection holds its socket and two eventfds (the segment's memfd is
+    // closed once mapped); a handshake its socket and, once HELLO arrived, the client's eventfd.
     static const transport_ops ops{"shm",
                                    &open_listener,
                                    &start_connector,
                                    &export_consumer_memory,
                                    &create_consumer,
-                                   &create_write_plan};
+                                   &create_write_plan,
+                                   3,
+                                   2};
     return ops;
 }
 

@@ -71,6 +71,8 @@ void check_topology_env(report &r);
 void check_log_level_env(report &r);
 void check_memory_env(report &r);
 void check_copy_env(report &r);
+// The bounds' knobs that are set (src/common/bounds.hpp).
+void check_bounds_env(report &r);
 void check_samples_env(report &r);
 void check_unknown_env(report &r);
 // fabric.cpp

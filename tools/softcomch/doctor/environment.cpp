@@ -2,7 +2,7 @@
 //
 // The doctor's first checks: versions, then every variable SoftComch reads, as the library reads
 // it (the fabric name, the side filter, the topology file, the SDK log level, the fast path's
-// memory and copy policies), then variables nobody reads (likely typos).
+// memory and copy policies, the bounds that are set), then variables nobody reads (likely typos).
 #include <doca_version.h>
 
 #include <unistd.h>
@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/bounds.hpp"
 #include "doctor.hpp"
 #include "introspect/fabric.hpp"
 #include "introspect/log_level.hpp"
@@ -57,6 +58,11 @@ constexpr std::array known_variables{
     known_variable{"SOFTCOMCH_TRANSPORT", "library"}, // src/transport/transport.hpp
     known_variable{introspect::memory_env, "library"},
     known_variable{introspect::copy_env, "library"},
+    known_variable{bounds::handshake_timeout.env, "library"}, // src/common/bounds.hpp
+    known_variable{bounds::max_handshakes.env, "library"},
+    known_variable{bounds::stop_linger.env, "library"},
+    known_variable{bounds::peer_stall.env, "library"},
+    known_variable{bounds::peer_timeout.env, "library"},
     known_variable{"SOFTCOMCH_SAMPLES_DIR", "softcomch demo"},
     known_variable{"SOFTCOMCH_TEST_BIN_DIR", "the test suite"},
 };
@@ -225,6 +231,29 @@ void check_copy_env(report &r)
     }
     r.add(verdict::ok, copy_env,
           (v ? in_quotes(*v) : std::string("unset")) + ": " + plan.name + ", " + what);
+}
+
+void check_bounds_env(report &r)
+{
+    // Only the ones set: their defaults are in README's table.
+    for (const bounds::knob *k : bounds::all) {
+        const auto v = env_value(k->env);
+        if (!v)
+            continue;
+        uint64_t value = 0;
+        std::string why;
+        if (!bounds::read(*k, value, why)) {
+            r.add(verdict::fail, k->env, why + ": Comch servers and clients fail to start",
+                  std::string("unset ") + k->env + " for its default (" +
+                      std::to_string(k->fallback) + " " + k->unit + ")");
+            continue;
+        }
+        r.add(verdict::ok, k->env,
+              in_quotes(*v) + ": " + k->meaning + " " +
+                  (value == 0 && k->zero_off ? std::string("off")
+                                             : std::to_string(value) + " " + k->unit) +
+                  " (default " + std::to_string(k->fallback) + ")");
+    }
 }
 
 void check_samples_env(report &r)

@@ -54,13 +54,14 @@ void check_limits(report &r)
             "soft " + limit_text(nofile.rlim_cur) + ", hard " + limit_text(nofile.rlim_max);
         const uint64_t soft =
             nofile.rlim_cur == RLIM_INFINITY ? UINT64_MAX : uint64_t(nofile.rlim_cur);
-        const uint64_t fit = soft > fds_base ? (soft - fds_base) / fds_per_connection : 0;
         const uint64_t hard =
             nofile.rlim_max == RLIM_INFINITY ? UINT64_MAX : uint64_t(nofile.rlim_max);
-        const std::string raise =
-            hard >= needed ? "ulimit -n " + std::to_string(std::min<uint64_t>(hard, 4 * needed))
-                           : "raise the hard limit (limits.conf nofile, systemd LimitNOFILE=) to " +
-                                 std::to_string(needed) + " or more, then ulimit -n";
+        // A server raises its soft limit itself, up to the hard one (docs/failure-model.md,
+        // "Bounds"), and refuses the clients beyond what fits with a message on both sides.
+        const uint64_t fit = hard > fds_base ? (hard - fds_base) / fds_per_connection : 0;
+        const std::string raise = "raise the hard limit (limits.conf nofile, systemd "
+                                  "LimitNOFILE=) to " +
+                                  std::to_string(needed) + " or more";
         const std::string per =
             "about " + std::to_string(fds_per_connection) + " descriptors per connection, " +
             std::to_string(fds_per_fast_path_ctx) + " more per consumer or producer";
@@ -68,14 +69,19 @@ void check_limits(report &r)
             r.add(verdict::ok, "RLIMIT_NOFILE",
                   limits + ": enough for a server with " + std::to_string(max_clients) +
                       " clients (" + per + ")");
-        } else if (fit >= min_comfortable_connections) {
-            // The common default (1024): fine unless a server really takes hundreds of clients.
+        } else if (hard >= needed) {
             r.add(verdict::ok, "RLIMIT_NOFILE",
-                  limits + ": a server holds about " + std::to_string(fit) + " connections (" +
-                      per + "); for all " + std::to_string(max_clients) + " clients: " + raise);
+                  limits + ": a server raises its soft limit to what " +
+                      std::to_string(max_clients) + " clients need when it starts (" + per + ")");
+        } else if (fit >= min_comfortable_connections) {
+            // A hard limit of 1024: fine unless a server really takes hundreds of clients.
+            r.add(verdict::ok, "RLIMIT_NOFILE",
+                  limits + ": a server holds about " + std::to_string(fit) +
+                      " connections and refuses more (" + per + "); for all " +
+                      std::to_string(max_clients) + " clients: " + raise);
         } else {
             r.add(verdict::warn, "RLIMIT_NOFILE",
-                  limits + ": a server runs out of descriptors after about " + std::to_string(fit) +
+                  limits + ": a server refuses clients after about " + std::to_string(fit) +
                       " connections (" + per + ")",
                   raise);
         }
