@@ -18,12 +18,43 @@ constexpr std::array command_table{
                  cmd_demo},
     command_info{"doctor", "Check this machine, the environment and the install for SoftComch",
                  cmd_doctor},
+    command_info{"caps", "List the emulated devices and their capabilities (doca_caps look-alike)",
+                 cmd_caps},
+    command_info{"env", "Report the DOCA environment: versions, devices, libraries, build hazards",
+                 cmd_env},
+    command_info{"collect-state", "Report one side's state (host or DPU) for diffing the two",
+                 cmd_collect_state},
     command_info{"version", "Print the SoftComch version and the DOCA API version it implements",
                  cmd_version},
     command_info{"help", "Show the help of a command", cmd_help},
 };
 
+constexpr std::array<std::string_view, 1> json_only{"--json"};
+constexpr std::array<std::string_view, 3> host_state{"--side", "host", "--json"};
+constexpr std::array<std::string_view, 3> dpu_state{"--side", "dpu", "--json"};
+
+constexpr std::array alias_table{
+    command_alias{"doca-env", "env", json_only, "bin"},
+    command_alias{"doca-capability-snapshot", "caps", json_only, "bin"},
+    command_alias{"doca-collect-host-state", "collect-state", host_state, "bin"},
+    command_alias{"doca-collect-dpu-state", "collect-state", dpu_state, "bin"},
+    command_alias{"doca_caps", "caps", {}, "tools"},
+};
+
 } // namespace
+
+std::span<const command_alias> aliases() noexcept
+{
+    return alias_table;
+}
+
+const command_alias *find_alias(std::string_view name) noexcept
+{
+    for (const auto &a : alias_table)
+        if (a.name == name)
+            return &a;
+    return nullptr;
+}
 
 std::span<const command_info> commands() noexcept
 {
