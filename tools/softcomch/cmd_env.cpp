@@ -14,7 +14,8 @@ namespace softcomch::tools {
 namespace {
 
 constexpr std::array env_options{
-    option_spec{"json", 0, "", "print the doca-env JSON object of DOCA's structured-tools contract"},
+    option_spec{"json", 0, "",
+                "print the doca-env JSON object of DOCA's structured-tools contract"},
     option_spec{"doca-root", 0, "DIR",
                 "the DOCA install tree to report beside the emulated machine (default "
                 "/opt/mellanox/doca)"},
@@ -48,8 +49,7 @@ int cmd_env(arg_list args)
         return *status;
     if (!opts.positional().empty())
         return usage_error(env_usage, "unexpected argument '" + opts.positional().front() + "'");
-    const env::report r =
-        env::gather(opts.get("doca-root").value_or(inventory::default_doca_root));
+    const env::report r = env::gather(opts.get("doca-root").value_or(inventory::default_doca_root));
     if (opts.has("json"))
         std::printf("%s\n", softcomch::json::dump(env::to_json(r), 2).c_str());
     else

@@ -21,7 +21,9 @@ namespace {
 
 std::string trim(std::string s)
 {
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    const auto blank = [](char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    };
     while (!s.empty() && blank(s.back()))
         s.pop_back();
     size_t i = 0;

@@ -62,9 +62,9 @@ struct report {
     std::vector<std::string> comch_pc_files; // every doca-comch.pc on the search path
     std::optional<std::string> comch_pc;     // the one pkg-config picks
     std::vector<std::string> legacy_pc_files;
-    std::string pc_library;        // <libdir of doca-comch>/libdoca_comch.so, canonical
-    bool pc_rpath = false;         // doca-comch's Libs carry an -rpath
-    std::string soname;            // of pc_library
+    std::string pc_library;          // <libdir of doca-comch>/libdoca_comch.so, canonical
+    bool pc_rpath = false;           // doca-comch's Libs carry an -rpath
+    std::string soname;              // of pc_library
     inventory::loader_answer loader; // where the loader finds that soname
     std::vector<hazard> hazards;
 };

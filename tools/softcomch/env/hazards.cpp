@@ -28,10 +28,11 @@ std::string export_line(const report &r)
 void check_pkg_config(report &r)
 {
     if (!r.pkg_config) {
-        r.hazards.push_back({"pkg-config",
-                             "pkg-config is not installed: meson and Makefiles cannot find "
-                             "doca-comch, and hand-written -I/-L flags pick whatever DOCA they name",
-                             "apt-get install pkgconf (or your distribution's pkg-config)"});
+        r.hazards.push_back(
+            {"pkg-config",
+             "pkg-config is not installed: meson and Makefiles cannot find "
+             "doca-comch, and hand-written -I/-L flags pick whatever DOCA they name",
+             "apt-get install pkgconf (or your distribution's pkg-config)"});
         return;
     }
     if (!r.install.installed)
@@ -88,8 +89,8 @@ void check_loader(report &r)
 {
     if (r.pc_library.empty() || r.soname.empty())
         return;
-    const std::string built = "programs built with `pkg-config --libs doca-comch` link " +
-                              r.pc_library;
+    const std::string built =
+        "programs built with `pkg-config --libs doca-comch` link " + r.pc_library;
     if (r.loader.path.empty()) {
         if (!r.pc_rpath)
             r.hazards.push_back({"libdoca_comch.so",

@@ -57,8 +57,10 @@ json::value extension(const report &r)
         .set("pc_rpath", r.pc_rpath);
     json::value hazards = json::value::array();
     for (const auto &h : r.hazards)
-        hazards.push_back(
-            json::value::object().set("check", h.check).set("finding", h.finding).set("fix", h.fix));
+        hazards.push_back(json::value::object()
+                              .set("check", h.check)
+                              .set("finding", h.finding)
+                              .set("fix", h.fix));
     return json::value::object()
         .set("version", SOFTCOMCH_VERSION_STRING)
         .set("doca_api_version", DOCA_VERSION_STRING)
@@ -128,17 +130,18 @@ void print_text(const report &r)
                 m.side_filter.empty() ? "both sides visible"
                                       : (m.side_filter + " side only").c_str(),
                 m.loaded ? m.origin.c_str() : ("invalid: " + m.error).c_str());
-    std::printf("\nversion\n  pkg_config            %s\n  applications_version  %s\n"
-                "  doca_caps             %s\n  bfb                   %s\n  consistent            %s\n",
-                or_none(r.pkg_config_version), or_none(r.applications_version),
-                r.doca_caps_version.c_str(), or_none(r.bfb), r.consistent ? "yes" : "NO");
+    std::printf(
+        "\nversion\n  pkg_config            %s\n  applications_version  %s\n"
+        "  doca_caps             %s\n  bfb                   %s\n  consistent            %s\n",
+        or_none(r.pkg_config_version), or_none(r.applications_version), r.doca_caps_version.c_str(),
+        or_none(r.bfb), r.consistent ? "yes" : "NO");
     std::printf("host_kind               %s\nbf_mode                 %s\n", r.host_kind.c_str(),
                 or_none(r.bf_mode));
     std::printf("\ndevices\n");
     for (const auto &d : r.inv.devices)
         std::printf("  %s  %-2s  %-12s active  mtu %d  %s, %s side\n", d.pci.c_str(),
-                    d.kind.c_str(), d.iface.c_str(), inventory::emulated_mtu,
-                    d.bluefield.c_str(), d.side.c_str());
+                    d.kind.c_str(), d.iface.c_str(), inventory::emulated_mtu, d.bluefield.c_str(),
+                    d.side.c_str());
     for (const auto &d : r.inv.devices)
         for (const auto &rep : d.representors)
             std::printf("  %s  %-2s  %-12s active  mtu %d  representor of %s\n", d.pci.c_str(),

@@ -34,7 +34,10 @@ struct flag_row {
     flag_query fn;
 };
 
-#define SC_ROW(name, fn) {name, #fn, fn}
+#define SC_ROW(name, fn)                                                                           \
+    {                                                                                              \
+        name, #fn, fn                                                                              \
+    }
 
 constexpr std::array comch_support{
     support_row SC_ROW("server_is_supported", doca_comch_cap_server_is_supported),
@@ -111,16 +114,16 @@ std::vector<cap_block> capabilities_of(const doca_devinfo *d)
     blocks.push_back(std::move(comch));
 
     cap_block consumer{"comch_consumer", "doca-comch", {}};
-    consumer.values.push_back(support_value(
-        {"is_supported", "doca_comch_consumer_cap_is_supported", doca_comch_consumer_cap_is_supported},
-        d));
+    consumer.values.push_back(support_value({"is_supported", "doca_comch_consumer_cap_is_supported",
+                                             doca_comch_consumer_cap_is_supported},
+                                            d));
     add_numeric(consumer, consumer_numeric, d);
     blocks.push_back(std::move(consumer));
 
     cap_block producer{"comch_producer", "doca-comch", {}};
-    producer.values.push_back(support_value(
-        {"is_supported", "doca_comch_producer_cap_is_supported", doca_comch_producer_cap_is_supported},
-        d));
+    producer.values.push_back(support_value({"is_supported", "doca_comch_producer_cap_is_supported",
+                                             doca_comch_producer_cap_is_supported},
+                                            d));
     add_numeric(producer, producer_numeric, d);
     blocks.push_back(std::move(producer));
     return blocks;
@@ -159,8 +162,8 @@ std::vector<attribute> attributes_of(const doca_devinfo *d, std::string &ibdev, 
 
     uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE] = {};
     rc = doca_devinfo_get_mac_addr(d, mac, sizeof mac);
-    out.push_back({"mac_addr", rc == DOCA_SUCCESS ? hex_bytes(mac, sizeof mac, ':', 1)
-                                                  : error_text(rc)});
+    out.push_back(
+        {"mac_addr", rc == DOCA_SUCCESS ? hex_bytes(mac, sizeof mac, ':', 1) : error_text(rc)});
     uint8_t ip4[DOCA_DEVINFO_IPV4_ADDR_SIZE] = {};
     rc = doca_devinfo_get_ipv4_addr(d, ip4, sizeof ip4);
     char ip4_text[20];
@@ -168,8 +171,8 @@ std::vector<attribute> attributes_of(const doca_devinfo *d, std::string &ibdev, 
     out.push_back({"ipv4_addr", rc == DOCA_SUCCESS ? ip4_text : error_text(rc)});
     uint8_t ip6[DOCA_DEVINFO_IPV6_ADDR_SIZE] = {};
     rc = doca_devinfo_get_ipv6_addr(d, ip6, sizeof ip6);
-    out.push_back({"ipv6_addr", rc == DOCA_SUCCESS ? hex_bytes(ip6, sizeof ip6, ':', 2)
-                                                   : error_text(rc)});
+    out.push_back(
+        {"ipv6_addr", rc == DOCA_SUCCESS ? hex_bytes(ip6, sizeof ip6, ':', 2) : error_text(rc)});
 
     doca_pci_func_type type = DOCA_PCI_FUNC_TYPE_PF;
     rc = doca_devinfo_get_pci_func_type(d, &type);
@@ -212,7 +215,8 @@ representor_record representor_of(const doca_devinfo_rep *r)
     rec.attributes.push_back({"vuid", rc == DOCA_SUCCESS ? vuid : error_text(rc)});
     uint16_t vhca = 0;
     rc = doca_devinfo_rep_get_vhca_id(r, &vhca);
-    rec.attributes.push_back({"vhca_id", rc == DOCA_SUCCESS ? std::to_string(vhca) : error_text(rc)});
+    rec.attributes.push_back(
+        {"vhca_id", rc == DOCA_SUCCESS ? std::to_string(vhca) : error_text(rc)});
     uint8_t hotplug = 0;
     rc = doca_devinfo_rep_get_is_hotplug(r, &hotplug);
     rec.attributes.push_back(
@@ -271,7 +275,7 @@ void list_representors(doca_devinfo *info, device_record &d)
 std::string cap_value::text() const
 {
     if (is_boolean)
-        return status == DOCA_SUCCESS            ? "supported"
+        return status == DOCA_SUCCESS               ? "supported"
                : status == DOCA_ERROR_NOT_SUPPORTED ? "unsupported"
                                                     : doca_error_get_name(status);
     return status == DOCA_SUCCESS ? std::to_string(value) : error_text(status);

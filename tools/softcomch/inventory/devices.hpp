@@ -22,11 +22,11 @@ namespace softcomch::tools::inventory {
 
 // One capability query and its answer.
 struct cap_value {
-    std::string name;             // row name within its block: "max_msg_size", "is_supported"
-    bool is_boolean = false;      // an *_is_supported query (answered by its status)
+    std::string name;        // row name within its block: "max_msg_size", "is_supported"
+    bool is_boolean = false; // an *_is_supported query (answered by its status)
     doca_error_t status = DOCA_SUCCESS;
-    uint64_t value = 0;           // numeric queries answered with DOCA_SUCCESS
-    std::string query;            // the public function asked: "doca_comch_cap_get_max_msg_size"
+    uint64_t value = 0; // numeric queries answered with DOCA_SUCCESS
+    std::string query;  // the public function asked: "doca_comch_cap_get_max_msg_size"
 
     // "supported" / "unsupported" for booleans; the decimal value, "unsupported" (NOT_SUPPORTED)
     // or the error's name for numeric queries.
@@ -36,7 +36,7 @@ struct cap_value {
 // The values of one library as doca_caps groups them: "common", "comch", "comch_consumer",
 // "comch_producer".
 struct cap_block {
-    std::string library; // the block name
+    std::string library;    // the block name
     std::string pkg_config; // the pkg-config module whose header declares the queries
     std::vector<cap_value> values;
 };
@@ -48,17 +48,17 @@ struct attribute {
 };
 
 struct representor_record {
-    std::string pci;     // the host function it stands for (doca_devinfo_rep_get_pci_addr_str)
-    std::string name;    // its interface name ("pf0hpf")
-    std::string kind;    // "PF", "VF" or "SF"
+    std::string pci;  // the host function it stands for (doca_devinfo_rep_get_pci_addr_str)
+    std::string name; // its interface name ("pf0hpf")
+    std::string kind; // "PF", "VF" or "SF"
     std::vector<attribute> attributes;
 };
 
 struct device_record {
-    std::string pci;   // doca_devinfo_get_pci_addr_str
-    std::string ibdev; // doca_devinfo_get_ibdev_name
-    std::string iface; // doca_devinfo_get_iface_name
-    std::string kind;  // "PF", "VF" or "SF" (doca_devinfo_get_pci_func_type)
+    std::string pci;                   // doca_devinfo_get_pci_addr_str
+    std::string ibdev;                 // doca_devinfo_get_ibdev_name
+    std::string iface;                 // doca_devinfo_get_iface_name
+    std::string kind;                  // "PF", "VF" or "SF" (doca_devinfo_get_pci_func_type)
     std::vector<attribute> attributes; // --list-devs, in doca_caps' order
     std::vector<cap_block> caps;
     // Representors (DPU-side devices that manage some): the answer of doca_devinfo_rep_create_list
@@ -66,10 +66,10 @@ struct device_record {
     std::optional<doca_error_t> rep_status;
     std::vector<representor_record> representors;
     // From the introspection API (empty when the device could not be matched).
-    std::string side;      // "host" or "dpu"
-    std::string bluefield; // "bf0"
-    std::string function;  // "VF0 of PF0"
-    std::string bf_mode;   // "dpu" or "nic"
+    std::string side;                 // "host" or "dpu"
+    std::string bluefield;            // "bf0"
+    std::string function;             // "VF0 of PF0"
+    std::string bf_mode;              // "dpu" or "nic"
     bool representors_allowed = true; // the topology's privilege policy, for this user
     std::string representors_refusal;
 };

@@ -23,13 +23,13 @@ struct doca_install {
     bool present = false;   // root is a directory
     bool softcomch = false; // it is a SoftComch install (SoftComch's private library is there)
     std::optional<std::string> applications_version; // <root>/applications/VERSION
-    std::vector<std::string> pc_dirs;      // directories of its doca-common.pc
-    std::vector<std::string> modules;      // the pkg-config modules there, sorted
-    std::optional<std::string> comch_pc_version; // Version: of its doca-comch.pc
-    std::vector<std::string> comch_libraries;    // libdoca_comch.so* files
-    std::vector<std::string> legacy_pc;          // doca-comm-channel.pc files
-    std::optional<std::string> doca_caps;        // <root>/tools/doca_caps
-    std::vector<sample_root> samples;            // <root>/samples/doca_<lib>
+    std::vector<std::string> pc_dirs;                // directories of its doca-common.pc
+    std::vector<std::string> modules;                // the pkg-config modules there, sorted
+    std::optional<std::string> comch_pc_version;     // Version: of its doca-comch.pc
+    std::vector<std::string> comch_libraries;        // libdoca_comch.so* files
+    std::vector<std::string> legacy_pc;              // doca-comm-channel.pc files
+    std::optional<std::string> doca_caps;            // <root>/tools/doca_caps
+    std::vector<sample_root> samples;                // <root>/samples/doca_<lib>
 };
 doca_install inspect_doca_root(const std::string &root);
 
