@@ -52,6 +52,8 @@ int cmd_doctor(arg_list args);
 int cmd_caps(arg_list args);
 int cmd_env(arg_list args);
 int cmd_collect_state(arg_list args);
+int cmd_version_matrix(arg_list args);
+int cmd_explain(arg_list args);
 int cmd_version(arg_list args);
 int cmd_help(arg_list args);
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <string>
 
 #include "command.hpp"
 
@@ -24,6 +25,10 @@ constexpr std::array command_table{
                  cmd_env},
     command_info{"collect-state", "Report one side's state (host or DPU) for diffing the two",
                  cmd_collect_state},
+    command_info{"version-matrix", "Show which DOCA releases have each Comch symbol and capability",
+                 cmd_version_matrix},
+    command_info{"explain", "Explain a DOCA error code, optionally for one Comch call",
+                 cmd_explain},
     command_info{"version", "Print the SoftComch version and the DOCA API version it implements",
                  cmd_version},
     command_info{"help", "Show the help of a command", cmd_help},
@@ -80,8 +85,16 @@ void print_main_usage(bool to_stderr)
                  "Commands:\n",
                  SOFTCOMCH_VERSION_STRING, DOCA_VERSION_STRING);
     for (const auto &c : command_table)
-        std::fprintf(out, "  %-10.*s %.*s\n", int(c.name.size()), c.name.data(),
+        std::fprintf(out, "  %-15.*s %.*s\n", int(c.name.size()), c.name.data(),
                      int(c.summary.size()), c.summary.data());
+    std::fprintf(out, "\nInstalled aliases (DOCA's structured-tools entry points):\n");
+    for (const auto &a : alias_table) {
+        std::string line = "softcomch " + std::string(a.command);
+        for (const auto &arg : a.args)
+            line += " " + std::string(arg);
+        std::fprintf(out, "  %-27.*s = %s   (%.*s/)\n", int(a.name.size()), a.name.data(),
+                     line.c_str(), int(a.dir.size()), a.dir.data());
+    }
     std::fprintf(out, "\nRun 'softcomch <command> --help' for the options of a command.\n");
 }
 
