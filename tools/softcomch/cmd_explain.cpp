@@ -172,7 +172,7 @@ void print_list(const std::vector<std::string> &items)
     }
 }
 
-void print_code(const code_entry &e)
+void print_code(const code_entry &e, bool with_callers)
 {
     std::printf("%s (%d): %s\n", name_of(e.code).c_str(), int(e.code),
                 doca_error_get_descr(e.code));
@@ -186,6 +186,8 @@ void print_code(const code_entry &e)
         std::printf("what to do\n");
         print_list(e.actions);
     }
+    if (!with_callers)
+        return;
     const auto by = returned_by(e.code);
     std::printf("returned by ");
     print_wrapped(by.empty() ? "no Comch call" : joined(by), 12, 12);
@@ -217,7 +219,7 @@ void print_call(const call_entry &c)
 void print_all_codes()
 {
     for (const auto &e : codes())
-        std::printf("%2d  %-34s %-12s %s\n", int(e.code), name_of(e.code).c_str(),
+        std::printf("%2d  %-34s %-15s %s\n", int(e.code), name_of(e.code).c_str(),
                     layer_name(e.layer), doca_error_get_descr(e.code));
 }
 
@@ -313,7 +315,7 @@ int cmd_explain(arg_list args)
         }
         std::printf("\nIn general:\n");
     }
-    print_code(*code);
+    print_code(*code, call == nullptr);
     return exit_ok;
 }
 
