@@ -15,6 +15,19 @@ capability_set capabilities_of(const core::comch_caps &caps)
     return set;
 }
 
+const char *kind_text(const doca_devinfo &d)
+{
+    switch (d.func_type()) {
+    case DOCA_PCI_FUNC_TYPE_PF:
+        return "PF";
+    case DOCA_PCI_FUNC_TYPE_VF:
+        return "VF";
+    case DOCA_PCI_FUNC_TYPE_SF:
+        return "SF";
+    }
+    return "?";
+}
+
 std::string function_text(const doca_devinfo &d)
 {
     switch (d.func_type()) {
@@ -35,6 +48,8 @@ device_info device_of(const doca_devinfo &d)
     info.side = core::side_name(d.side());
     info.pci = d.pci_addr();
     info.ibdev = d.ibdev_name();
+    info.iface = d.iface_name();
+    info.kind = kind_text(d);
     info.function = function_text(d);
     info.server_capable = d.server_capable();
     info.client_capable = d.client_capable();

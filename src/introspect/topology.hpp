@@ -37,6 +37,8 @@ struct device_info {
     std::string side;      // "host" or "dpu"
     std::string pci;       // canonical PCI address
     std::string ibdev;
+    std::string iface;    // network interface name
+    std::string kind;     // "PF", "VF" or "SF"
     std::string function; // "PF0", "VF0 of PF0", "SF3 of PF0"
     bool server_capable = false;
     bool client_capable = false;

@@ -31,12 +31,29 @@ struct command_info {
 std::span<const command_info> commands() noexcept;
 const command_info *find_command(std::string_view name) noexcept;
 
+// The entry points of DOCA's structured-tools contract (docs/cli.md, "Aliases"): installed as
+// symlinks to softcomch, which runs `softcomch <command> <args...>` plus the arguments given when
+// started under that name.
+struct command_alias {
+    std::string_view name;                  // "doca-env"
+    std::string_view command;               // "env"
+    std::span<const std::string_view> args; // {"--json"}
+    std::string_view dir; // where it is installed: "bin" or "tools" (DOCA's tools/)
+};
+std::span<const command_alias> aliases() noexcept;
+const command_alias *find_alias(std::string_view name) noexcept;
+
 // Top-level usage (all commands).
 void print_main_usage(bool to_stderr);
 
 int cmd_run(arg_list args);
 int cmd_demo(arg_list args);
 int cmd_doctor(arg_list args);
+int cmd_caps(arg_list args);
+int cmd_env(arg_list args);
+int cmd_collect_state(arg_list args);
+int cmd_version_matrix(arg_list args);
+int cmd_explain(arg_list args);
 int cmd_version(arg_list args);
 int cmd_help(arg_list args);
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <string>
 
 #include "command.hpp"
 
@@ -18,12 +19,47 @@ constexpr std::array command_table{
                  cmd_demo},
     command_info{"doctor", "Check this machine, the environment and the install for SoftComch",
                  cmd_doctor},
+    command_info{"caps", "List the emulated devices and their capabilities (doca_caps look-alike)",
+                 cmd_caps},
+    command_info{"env", "Report the DOCA environment: versions, devices, libraries, build hazards",
+                 cmd_env},
+    command_info{"collect-state", "Report one side's state (host or DPU) for diffing the two",
+                 cmd_collect_state},
+    command_info{"version-matrix", "Show which DOCA releases have each Comch symbol and capability",
+                 cmd_version_matrix},
+    command_info{"explain", "Explain a DOCA error code, optionally for one Comch call",
+                 cmd_explain},
     command_info{"version", "Print the SoftComch version and the DOCA API version it implements",
                  cmd_version},
     command_info{"help", "Show the help of a command", cmd_help},
 };
 
+constexpr std::array<std::string_view, 1> json_only{"--json"};
+constexpr std::array<std::string_view, 3> host_state{"--side", "host", "--json"};
+constexpr std::array<std::string_view, 3> dpu_state{"--side", "dpu", "--json"};
+
+constexpr std::array alias_table{
+    command_alias{"doca-env", "env", json_only, "bin"},
+    command_alias{"doca-capability-snapshot", "caps", json_only, "bin"},
+    command_alias{"doca-collect-host-state", "collect-state", host_state, "bin"},
+    command_alias{"doca-collect-dpu-state", "collect-state", dpu_state, "bin"},
+    command_alias{"doca_caps", "caps", {}, "tools"},
+};
+
 } // namespace
+
+std::span<const command_alias> aliases() noexcept
+{
+    return alias_table;
+}
+
+const command_alias *find_alias(std::string_view name) noexcept
+{
+    for (const auto &a : alias_table)
+        if (a.name == name)
+            return &a;
+    return nullptr;
+}
 
 std::span<const command_info> commands() noexcept
 {
@@ -49,8 +85,16 @@ void print_main_usage(bool to_stderr)
                  "Commands:\n",
                  SOFTCOMCH_VERSION_STRING, DOCA_VERSION_STRING);
     for (const auto &c : command_table)
-        std::fprintf(out, "  %-10.*s %.*s\n", int(c.name.size()), c.name.data(),
+        std::fprintf(out, "  %-15.*s %.*s\n", int(c.name.size()), c.name.data(),
                      int(c.summary.size()), c.summary.data());
+    std::fprintf(out, "\nInstalled aliases (DOCA's structured-tools entry points):\n");
+    for (const auto &a : alias_table) {
+        std::string line = "softcomch " + std::string(a.command);
+        for (const auto &arg : a.args)
+            line += " " + std::string(arg);
+        std::fprintf(out, "  %-27.*s = %s   (%.*s/)\n", int(a.name.size()), a.name.data(),
+                     line.c_str(), int(a.dir.size()), a.dir.data());
+    }
     std::fprintf(out, "\nRun 'softcomch <command> --help' for the options of a command.\n");
 }
 

@@ -186,6 +186,10 @@ TEST(unit_introspect, BuiltInMachine)
     EXPECT_EQ(m.bluefields[0].caps.get("max_msg_size"), 4080u);
     ASSERT_EQ(m.devices.size(), 5u);
     EXPECT_EQ(m.devices[2].function, "VF0 of PF0");
+    EXPECT_EQ(m.devices[2].kind, "VF");
+    EXPECT_EQ(m.devices[2].iface, "ens1f0v0");
+    EXPECT_EQ(m.devices[3].kind, "PF");
+    EXPECT_EQ(m.devices[3].iface, "p0");
     EXPECT_TRUE(m.devices[2].client_capable);
     EXPECT_EQ(m.devices[3].side, "dpu");
     EXPECT_TRUE(m.devices[3].server_capable);

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../text.hpp"
 #include "common/bounds.hpp"
 #include "doctor.hpp"
 #include "introspect/fabric.hpp"
@@ -26,24 +27,6 @@ extern char **environ;
 namespace softcomch::tools::doctor {
 
 namespace {
-
-// Levenshtein distance, for "did you mean" on misspelt variable names.
-size_t edit_distance(std::string_view a, std::string_view b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
 
 // Every SOFTCOMCH_* variable something of SoftComch reads, and who reads it.
 struct known_variable {

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Writes the version matrix the tool knows (softcomch version-matrix --json) to a file, for the
+# install's share/version-matrix.json.
+#   cmake -DTOOL=<softcomch> -DOUT=<file> -P write_version_matrix.cmake
+cmake_minimum_required(VERSION 3.20)
+get_filename_component(out_dir "${OUT}" DIRECTORY)
+file(MAKE_DIRECTORY "${out_dir}")
+execute_process(COMMAND "${TOOL}" version-matrix --json
+  OUTPUT_FILE "${OUT}.tmp" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  file(REMOVE "${OUT}.tmp")
+  message(FATAL_ERROR "softcomch version-matrix --json failed (${rc}): ${err}")
+endif()
+file(RENAME "${OUT}.tmp" "${OUT}")
