@@ -107,13 +107,13 @@ public:
     SOFTCOMCH_API const std::string &as_string() const;
 
     // Objects: the member named `key`, or nullptr (also nullptr when this is not an object).
-    const value *find(std::string_view key) const noexcept;
-    value *find(std::string_view key) noexcept;
+    SOFTCOMCH_API const value *find(std::string_view key) const noexcept;
+    SOFTCOMCH_API value *find(std::string_view key) noexcept;
     // Arrays and objects: number of elements / members; 0 for every other type.
     SOFTCOMCH_API size_t size() const noexcept;
     // Arrays: element i (std::out_of_range past the end; type_error if not an array).
-    const value &operator[](size_t i) const;
-    value &operator[](size_t i);
+    SOFTCOMCH_API const value &operator[](size_t i) const;
+    SOFTCOMCH_API value &operator[](size_t i);
     // Arrays: all elements (type_error if not an array).
     SOFTCOMCH_API const array_type &elements() const;
     // Objects: all members in insertion order (type_error if not an object).

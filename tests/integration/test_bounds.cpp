@@ -256,8 +256,11 @@ TEST_F(Bounds, LowDescriptorLimitRefusesWhatDoesNotFitWithAMessage)
     const size_t refused = k_clients - running;
     EXPECT_GE(running, 1u);
     EXPECT_GE(refused, 1u);
+    // Every refusal is logged, up to the SDK log's burst per call site (common/log.hpp: 10 a
+    // second); the rest are counted, not written.
     const auto lines = lines_with(mark, "connection refused");
-    EXPECT_EQ(lines.size(), refused) << sdk_log::since(mark);
+    EXPECT_LE(lines.size(), refused) << sdk_log::since(mark);
+    EXPECT_GE(lines.size(), std::min<size_t>(refused, 10)) << sdk_log::since(mark);
     for (const std::string &l : lines)
         EXPECT_NE(l.find("descriptors for " + std::to_string(running) + " connections"),
                   std::string::npos)
