@@ -275,6 +275,8 @@ DOCA_STABLE doca_error_t doca_comch_server_task_send_set_conf(struct doca_comch_
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments, a length of 0 or above the
  * maximum, or a connection of another server; DOCA_ERROR_NO_MEMORY when every task is in use;
  * DOCA_ERROR_BAD_STATE unless RUNNING; DOCA_ERROR_NOT_CONNECTED if the connection is closed.
+ * doca_task_submit() of the task returns DOCA_ERROR_NOT_CONNECTED once its connection is closed,
+ * also after a restart of the server or client, which drops the old connections.
  */
 DOCA_STABLE doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *comch_server,
 								struct doca_comch_connection *peer,

@@ -10,7 +10,8 @@
 // else to the next page multiple, and lives in an exactly sized 128-byte aligned heap block, so
 // AddressSanitizer reports any access outside it. For any input:
 //   - validate_header() returns a documented code; on success the layout is the canonical one
-//     for its capacity and the image size;
+//     for its capacity and the image size; attach() of the same bytes from a memfd agrees with
+//     it, and refuses a size the file does not have;
 //   - no operation reads or writes outside the image;
 //   - every return is one of the codes fast_channel.hpp documents for that function;
 //   - a completion the consumer hands out names a task it posted and has not finished, reports
@@ -21,6 +22,9 @@
 #include "fuzz_target.hpp"
 
 #include "transport/shm/fast_channel.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -246,6 +250,34 @@ uint64_t image_size(const uint8_t *img, size_t n)
     return pages == 0 ? k_page : pages;
 }
 
+// The producer's way in: the image in a memfd of its own, attached by descriptor with the size
+// the peer announced (the image's, or a page more or less when `how` says so). The announced
+// size must match the file, and then the result must be validate_header()'s.
+void attach_from_fd(const uint8_t *img, uint64_t len, doca_error_t validated,
+                    const fast_channel_layout &lay, uint8_t how)
+{
+    static const int fd = ::memfd_create("fuzz-fast-channel", MFD_CLOEXEC);
+    if (fd < 0 || ::ftruncate(fd, off_t(len)) != 0 ||
+        ::pwrite(fd, img, size_t(len), 0) != ssize_t(len))
+        invariant_failed();
+    const uint64_t announced = (how & 0xc0) == 0x40   ? len + k_page
+                               : (how & 0xc0) == 0x80 ? len - k_page
+                                                      : len;
+    fast_channel ch;
+    const doca_error_t err = fast_channel::attach(fd, announced, ch, false);
+    if (announced != len) {
+        if (err != DOCA_ERROR_INVALID_VALUE || ch.valid())
+            invariant_failed();
+        return;
+    }
+    if (err != validated)
+        invariant_failed();
+    if (err == DOCA_SUCCESS &&
+        (!ch.valid() || ch.size() != len || ch.layout().capacity != lay.capacity ||
+         ch.layout().num_tasks != lay.num_tasks || ch.layout().imm_data_len != lay.imm_data_len))
+        invariant_failed();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -265,6 +297,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     fast_channel_layout lay;
     const doca_error_t err = fast_channel::validate_header(img.get(), len, &lay);
+    attach_from_fd(img.get(), len, err, lay, data[0]);
     if (err != DOCA_SUCCESS) {
         if (err != DOCA_ERROR_INVALID_VALUE && err != DOCA_ERROR_AGAIN &&
             err != DOCA_ERROR_UNSUPPORTED_VERSION)
