@@ -204,14 +204,14 @@ doca_error_t destroy_if_unused(const char *func, T *obj, const char *obj_name) n
 // A pointer argument and its name, for get_into, delegate and destroy_idle.
 #define SC_ARG(p) (p), #p
 
-// For the functions that document a code of their own for a closed connection: refuses (as
-// SC_REQUIRE) only what is not a connection handle at all; comch::resolve(h) is then nullptr for
-// a connection that closed and was freed since, which the function reports with that code.
-#define SC_REQUIRE_CONNECTION_HANDLE(h)                                                            \
-    do {                                                                                           \
-        if (!::softcomch::comch::is_connection_handle(h))                                          \
-            SC_REQUIRE(h);                                                                         \
-    } while (0)
+// For the functions that document a code of their own for a closed connection: declares `var`,
+// the connection `h` names, and refuses (as SC_REQUIRE) only what is not a connection handle at
+// all; `var` is then nullptr for a connection that closed and was freed since, which the
+// function reports with that code. One lookup when the connection is live (the data path).
+#define SC_RESOLVE_CONNECTION(var, h)                                                              \
+    doca_comch_connection *const var = ::softcomch::comch::resolve(h);                             \
+    if (!var && !::softcomch::comch::is_connection_handle(h))                                      \
+    SC_REQUIRE(h)
 
 // Refuses a handle that is NULL or unusable (see handle<T>), naming the exported function that
 // guard() is running.

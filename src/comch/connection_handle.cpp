@@ -13,25 +13,19 @@
 
 namespace softcomch::comch {
 
+namespace handle_detail {
+std::atomic<uintptr_t> base{0};
+std::atomic<uint64_t> slots[k_connection_slots];
+} // namespace handle_detail
+
 namespace {
 
-static_assert(sizeof(uintptr_t) == 8, "handles pack a 48-bit address and a generation");
-
-constexpr unsigned k_ptr_bits = 48;
-constexpr uint64_t k_ptr_mask = (uint64_t(1) << k_ptr_bits) - 1;
-constexpr size_t k_stride = 8; // handles are 8-byte aligned, as pointers to objects would be
-constexpr size_t k_range = k_connection_slots * k_connection_generations * k_stride;
-
-// Slot word: (generation << 48) | object address; address 0 = free (the generation stays, so
-// the next bind of the slot takes the next one).
-std::atomic<uint64_t> g_slots[k_connection_slots];
-std::atomic<uintptr_t> g_base{0}; // start of the reserved range, 0 until reserved
+using namespace handle_detail;
 
 struct table_state {
     std::mutex mu;
     size_t never_used = 0;     // slots [never_used, k_connection_slots) were never bound
     std::deque<uint32_t> free; // freed slots, least recently freed first
-    size_t bound = 0;
 };
 
 table_state &state()
@@ -43,7 +37,7 @@ table_state &state()
 // Caller holds the mutex.
 bool reserve_range() noexcept
 {
-    if (g_base.load(std::memory_order_relaxed) != 0)
+    if (base.load(std::memory_order_relaxed) != 0)
         return true;
     void *p =
         ::mmap(nullptr, k_range, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -52,14 +46,14 @@ bool reserve_range() noexcept
                    k_range >> 20, std::strerror(errno));
         return false;
     }
-    g_base.store(reinterpret_cast<uintptr_t>(p), std::memory_order_release);
+    base.store(reinterpret_cast<uintptr_t>(p), std::memory_order_release);
     return true;
 }
 
 doca_comch_connection *handle_at(uint32_t slot, uint32_t generation) noexcept
 {
     const uintptr_t index = uintptr_t(generation) * k_connection_slots + slot;
-    return reinterpret_cast<doca_comch_connection *>(g_base.load(std::memory_order_relaxed) +
+    return reinterpret_cast<doca_comch_connection *>(base.load(std::memory_order_relaxed) +
                                                      index * k_stride);
 }
 
@@ -85,63 +79,31 @@ doca_comch_connection *bind_handle(doca_comch_connection *conn) noexcept
                    k_connection_slots);
         return nullptr;
     }
-    const uint64_t old = g_slots[slot].load(std::memory_order_relaxed);
+    const uint64_t old = slots[slot].load(std::memory_order_relaxed);
     // A slot never bound starts at generation 1, so the first handle is not the range's start.
     const uint32_t gen =
         old == 0 ? 1 : uint32_t((old >> k_ptr_bits) + 1) % k_connection_generations;
-    g_slots[slot].store((uint64_t(gen) << k_ptr_bits) | addr, std::memory_order_release);
-    ++s.bound;
+    slots[slot].store((uint64_t(gen) << k_ptr_bits) | addr, std::memory_order_release);
     return handle_at(slot, gen);
 }
 
 void unbind_handle(doca_comch_connection *handle) noexcept
 {
-    const uintptr_t base = g_base.load(std::memory_order_acquire);
-    const uintptr_t h = reinterpret_cast<uintptr_t>(handle);
-    if (base == 0 || h < base || h - base >= k_range)
+    if (!is_connection_handle(handle))
         return;
-    const uint32_t slot = uint32_t(((h - base) / k_stride) % k_connection_slots);
+    const uintptr_t off =
+        reinterpret_cast<uintptr_t>(handle) - base.load(std::memory_order_relaxed);
+    const uint32_t slot = uint32_t((off / k_stride) % k_connection_slots);
     table_state &s = state();
     std::lock_guard lock(s.mu);
-    const uint64_t w = g_slots[slot].load(std::memory_order_relaxed);
+    const uint64_t w = slots[slot].load(std::memory_order_relaxed);
     if ((w & k_ptr_mask) == 0)
         return;
-    g_slots[slot].store(w & ~k_ptr_mask, std::memory_order_release);
-    --s.bound;
+    slots[slot].store(w & ~k_ptr_mask, std::memory_order_release);
     try {
         s.free.push_back(slot);
     } catch (...) { // out of memory: the slot is lost, its handles stay refused
     }
-}
-
-bool is_connection_handle(const doca_comch_connection *handle) noexcept
-{
-    const uintptr_t base = g_base.load(std::memory_order_acquire);
-    const uintptr_t h = reinterpret_cast<uintptr_t>(handle);
-    return base != 0 && h >= base && h - base < k_range && (h - base) % k_stride == 0;
-}
-
-doca_comch_connection *resolve(const doca_comch_connection *handle) noexcept
-{
-    const uintptr_t base = g_base.load(std::memory_order_acquire);
-    const uintptr_t h = reinterpret_cast<uintptr_t>(handle);
-    if (base == 0 || h < base)
-        return nullptr;
-    const uintptr_t off = h - base;
-    if (off >= k_range || off % k_stride != 0)
-        return nullptr;
-    const uintptr_t index = off / k_stride;
-    const uint64_t w = g_slots[index % k_connection_slots].load(std::memory_order_acquire);
-    if ((w >> k_ptr_bits) != index / k_connection_slots)
-        return nullptr;
-    return reinterpret_cast<doca_comch_connection *>(uintptr_t(w & k_ptr_mask));
-}
-
-size_t bound_handles() noexcept
-{
-    table_state &s = state();
-    std::lock_guard lock(s.mu);
-    return s.bound;
 }
 
 } // namespace softcomch::comch

@@ -76,8 +76,8 @@ doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
 doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE_CONNECTION_HANDLE(comch_connection);
-        return doca_comch_connection::update_info(resolve(comch_connection), api_function());
+        SC_RESOLVE_CONNECTION(conn, comch_connection);
+        return doca_comch_connection::update_info(conn, api_function());
     });
 }
 
@@ -240,8 +240,8 @@ doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_server);
-        SC_REQUIRE_CONNECTION_HANDLE(connection);
-        return comch_server->disconnect(resolve(connection));
+        SC_RESOLVE_CONNECTION(conn, connection);
+        return comch_server->disconnect(conn);
     });
 }
 
@@ -262,10 +262,10 @@ doca_error_t doca_comch_server_task_send_alloc_init(struct doca_comch_server *co
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_server);
-        SC_REQUIRE_CONNECTION_HANDLE(peer);
+        SC_RESOLVE_CONNECTION(conn, peer);
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_server->task_send_alloc_init(resolve(peer), msg, len, task, api_function());
+        return comch_server->task_send_alloc_init(conn, msg, len, task, api_function());
     });
 }
 
@@ -396,10 +396,10 @@ doca_error_t doca_comch_client_task_send_alloc_init(struct doca_comch_client *co
 {
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(comch_client);
-        SC_REQUIRE_CONNECTION_HANDLE(peer);
+        SC_RESOLVE_CONNECTION(conn, peer);
         SC_CHECK_NOT_NULL(msg);
         SC_CHECK_NOT_NULL(task);
-        return comch_client->task_send_alloc_init(resolve(peer), msg, len, task, api_function());
+        return comch_client->task_send_alloc_init(conn, msg, len, task, api_function());
     });
 }
 

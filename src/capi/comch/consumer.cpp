@@ -21,11 +21,10 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
                                         struct doca_comch_consumer **consumer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE_CONNECTION_HANDLE(comch_connection);
+        SC_RESOLVE_CONNECTION(conn, comch_connection);
         SC_REQUIRE(buf_mmap);
         SC_CHECK_NOT_NULL(consumer);
-        return doca_comch_consumer::create(softcomch::comch::resolve(comch_connection), buf_mmap,
-                                           api_function(), consumer);
+        return doca_comch_consumer::create(conn, buf_mmap, api_function(), consumer);
     });
 }
 

@@ -20,10 +20,9 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
                                         struct doca_comch_producer **producer)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE_CONNECTION_HANDLE(comch_connection);
+        SC_RESOLVE_CONNECTION(conn, comch_connection);
         SC_CHECK_NOT_NULL(producer);
-        return doca_comch_producer::create(softcomch::comch::resolve(comch_connection),
-                                           api_function(), producer);
+        return doca_comch_producer::create(conn, api_function(), producer);
     });
 }
 
