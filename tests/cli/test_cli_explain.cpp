@@ -201,6 +201,7 @@ TEST_F(CliExplain, ProvokedCodesAreAmongTheCallsRows)
     note("doca_pe_destroy", doca_pe_destroy(pe));
     note("doca_ctx_stop", doca_ctx_stop(ctx));
     ASSERT_EQ(doca_comch_client_destroy(cli), DOCA_SUCCESS);
+    ASSERT_EQ(doca_pe_destroy(pe), DOCA_SUCCESS);
 
     // Two servers of one name on one host function.
     doca_pe *spe = nullptr;

@@ -40,7 +40,7 @@ call_entry ctx_start()
           origin::softcomch},
          {DOCA_ERROR_BAD_CONFIG,
           "server, client: SOFTCOMCH_TRANSPORT names no known transport; producer: "
-          "SOFTCOMCH_COPY is invalid",
+          "SOFTCOMCH_COPY is invalid; consumer: SOFTCOMCH_MEMORY is invalid",
           "unset the variable or fix its value (softcomch doctor)", origin::softcomch},
          {DOCA_ERROR_INITIALIZATION,
           "server, client: the fabric directory or the endpoint cannot be set up; consumer: "
@@ -50,15 +50,20 @@ call_entry ctx_start()
           "ctx is NULL or destroyed; or a consumer with no receive-task pool "
           "(doca_comch_consumer_task_post_recv_set_conf)",
           "configure the consumer's pool before starting it", origin::both},
-         {DOCA_ERROR_NOT_PERMITTED,
-          "consumer: the peer may not write its memory (process_vm_writev refused: Yama "
-          "ptrace_scope, another user)",
-          "run both sides as one user, or SOFTCOMCH_MEMORY=shared", origin::softcomch},
          {DOCA_ERROR_NOT_SUPPORTED,
-          "consumer: the memory cannot be shared and process_vm_writev is missing",
-          "see softcomch doctor's fast-path lines", origin::softcomch},
-         {DOCA_ERROR_OPERATING_SYSTEM, "consumer: making its memory shared failed in a system call",
-          "see softcomch doctor (memfd_create)", origin::softcomch}}};
+          "consumer with SOFTCOMCH_MEMORY=shared: its mmap's memory cannot be made shared "
+          "(not private anonymous memory, or a range with holes)",
+          "leave SOFTCOMCH_MEMORY unset (auto falls back to process_vm_writev)", origin::softcomch},
+         {DOCA_ERROR_NOT_PERMITTED,
+          "consumer with SOFTCOMCH_MEMORY=shared: the kernel refused to remap its memory",
+          "leave SOFTCOMCH_MEMORY unset", origin::softcomch},
+         {DOCA_ERROR_OPERATING_SYSTEM,
+          "consumer with SOFTCOMCH_MEMORY=shared: making its memory shared failed in a "
+          "system call (memfd_create, mremap)",
+          "see softcomch doctor (memfd_create)", origin::softcomch},
+         {DOCA_ERROR_NO_MEMORY,
+          "consumer with SOFTCOMCH_MEMORY=shared: no memory for the shared copy of its mmap", "",
+          origin::softcomch}}};
 }
 
 call_entry ctx_stop()

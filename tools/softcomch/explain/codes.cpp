@@ -56,8 +56,9 @@ const std::vector<code_entry> &codes()
          {"doca_dev_rep_open refused: the topology's privilege policy does not let this user "
           "open representors (on hardware: a user without access to the representor devices)",
           "doca_pe_connect_ctx on a context already connected to a progress engine",
-          "the consumer's memory cannot be written by the peer with process_vm_writev (Yama "
-          "ptrace_scope, another user): doca_ctx_start of a consumer",
+          "a consumer whose memory the peer may not write with process_vm_writev (Yama "
+          "ptrace_scope, another user): it goes from STARTING back to IDLE, its SDK error line "
+          "naming the code",
           "DOCA: a consumer or producer created on a connection of an incompatible version"},
          {"run the DPU side as a user the policy allows (softcomch caps --list-rep-devs shows "
           "open_permitted)",
