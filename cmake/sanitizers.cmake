@@ -2,6 +2,11 @@
 if(SOFTCOMCH_SANITIZE)
   add_compile_options(-fsanitize=${SOFTCOMCH_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${SOFTCOMCH_SANITIZE})
+  # g++ has no macro for UBSan; tests that UBSan's own runtime cannot run check this one.
+  string(FIND "${SOFTCOMCH_SANITIZE}" "undefined" ubsan_at)
+  if(NOT ubsan_at EQUAL -1)
+    add_compile_definitions(SOFTCOMCH_UBSAN=1)
+  endif()
 endif()
 # libFuzzer builds (tests/fuzz/CMakeLists.txt, `make fuzz`): every object carries coverage
 # instrumentation, so the fuzz binaries see the layers they link; only they link libFuzzer.

@@ -100,6 +100,10 @@ unsigned doca_comch_client::poll_connecting()
         return 0;
     }
     handshake_watch_.ready = false;
+    // Out of the epoll set before the step, which may close the socket (refused, reset) or
+    // hand it to the link: a descriptor is removed from the set before it is closed, never
+    // after, and a socket reopened with the same number is added again.
+    handshake_watch_.unwatch();
     std::unique_ptr<transport::link> l;
     std::string why;
     const transport::connector::result res = connector_->step(l, why);
@@ -110,7 +114,6 @@ unsigned doca_comch_client::poll_connecting()
         if (!handshake_since_ns_)
             handshake_since_ns_ = now;
     } else {
-        handshake_watch_.unwatch();
         handshake_since_ns_ = 0;
     }
     switch (res) {

@@ -492,6 +492,15 @@ void comch_ctx::tick_connection(doca_comch_connection *conn, uint64_t now_ns) no
                         (unsigned long)((now_ns - conn->peer_seen_ns_) / 1'000'000));
         conn->peer_stalled_ = false;
         conn->peer_seen_ns_ = now_ns;
+        conn->peer_asleep_ = seen == transport::link::peer_activity::asleep;
+        return;
+    }
+    if (conn->peer_asleep_) {
+        // Asleep at the last tick, still now: this side wrote to it since. Nothing was expected
+        // of it before that write, so its time to react starts here, not at the last tick that
+        // saw it asleep (which may be long before the write when this side is slow to tick).
+        conn->peer_asleep_ = false;
+        conn->peer_seen_ns_ = now_ns;
         return;
     }
     const uint64_t still_ns = now_ns - conn->peer_seen_ns_;

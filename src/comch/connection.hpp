@@ -65,6 +65,7 @@ struct doca_comch_connection {
     // the fields the data path reads.
     uint64_t linger_deadline_ns_ = 0; // closing: when the sends still queued are given up
     uint64_t peer_seen_ns_ = 0;       // last tick that saw the peer progressing or asleep
+    bool peer_asleep_ = false;        // that tick saw it asleep (waiting for our next write)
     bool linger_over_ = false;        // closing for longer than the stop's linger
     bool peer_stalled_ = false;       // the peer was reported stalled and has not resumed
     bool peer_timed_out_ = false;     // stalled past SOFTCOMCH_PEER_TIMEOUT_MS: disconnect it

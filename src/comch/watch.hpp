@@ -25,6 +25,9 @@ public:
 
     // Adds every handle `obj` has now to `pe`'s epoll set (all or none). Watching the same
     // object with the same handles again changes nothing; other handles replace the old ones.
+    // A handle is unwatched before its descriptor is closed: a registration outlives a closed
+    // descriptor whose file another process still holds, and a new descriptor that reuses the
+    // number would look the same to the shortcut above.
     doca_error_t watch(doca_pe *pe, softcomch::transport::pollable &obj) noexcept;
     // Removes them (nothing when none are watched).
     void unwatch() noexcept;

@@ -312,6 +312,12 @@ TEST_F(Bounds, LowSoftDescriptorLimitIsRaised)
 // listener does not keep the server's epoll loop spinning.
 TEST_F(Bounds, OutOfDescriptorsRefusesAtOnceWithoutSpinning)
 {
+#if defined(SOFTCOMCH_UBSAN)
+    // UBSan checks a virtual call's object through a pipe it opens on the spot; with no
+    // descriptor left it reports every such call as invalid and ends the process. The plain
+    // and TSan builds run this test.
+    GTEST_SKIP() << "UBSan's runtime needs free descriptors";
+#endif
     gate exhausted, quit;
     int report[2];
     ASSERT_EQ(::pipe(report), 0);
