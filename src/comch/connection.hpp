@@ -47,7 +47,8 @@ struct doca_comch_connection {
     union doca_data user_data_ {};
     softcomch::intrusive_fifo<doca_task> pending_; // submitted, waiting for space in the peer ring
     bool peer_closed_ = false;                     // the peer sent its disconnect notice
-    softcomch::comch::fast_registry fast_;         // producers/consumers on this connection
+    bool peer_timed_out_ = false; // stalled past SOFTCOMCH_PEER_TIMEOUT_MS (comch_ctx::tick)
+    softcomch::comch::fast_registry fast_; // producers/consumers on this connection
 
     struct counters {
         uint64_t sent_messages = 0;
@@ -68,7 +69,6 @@ struct doca_comch_connection {
     bool peer_asleep_ = false;        // that tick saw it asleep (waiting for our next write)
     bool linger_over_ = false;        // closing for longer than the stop's linger
     bool peer_stalled_ = false;       // the peer was reported stalled and has not resumed
-    bool peer_timed_out_ = false;     // stalled past SOFTCOMCH_PEER_TIMEOUT_MS: disconnect it
 
     bool is_open() const noexcept { return state_ == state::open; }
     doca_comch_connection *handle() const noexcept { return handle_; }

@@ -94,7 +94,7 @@ TEST_F(Bounds, SilentConnectionIsClosedAtTheHandshakeDeadline)
         5000ms));
     ::close(raw);
     EXPECT_GE(closed_ms, 300);
-    EXPECT_LT(closed_ms, 1500);
+    EXPECT_LT(closed_ms, 3000); // bounded (loaded or instrumented machines: generous)
     EXPECT_TRUE(st.answered) << "the silent peer was closed without a REJECT";
     EXPECT_EQ(lines_with(mark, "sent no handshake within 300 ms").size(), 1u)
         << sdk_log::since(mark);
@@ -401,8 +401,8 @@ TEST_F(Bounds, StopEndsAfterTheLingerWhenThePeerStopsDraining)
     ASSERT_EQ(doca_ctx_stop(s.ctx()), DOCA_ERROR_IN_PROGRESS);
     ASSERT_TRUE(s.progress_until([&] { return s.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     const long took = ms_since(t0);
-    EXPECT_GE(took, 290); // the coarse clock's tick
-    EXPECT_LT(took, 1500);
+    EXPECT_GE(took, 290);  // the coarse clock's tick
+    EXPECT_LT(took, 3000); // bounded (loaded or instrumented machines: generous)
     EXPECT_EQ(s.send_ok, 4u);
     ASSERT_EQ(s.send_err, 16u);
     for (doca_error_t e : s.send_errors)
@@ -447,7 +447,7 @@ TEST_F(Bounds, ClientStopEndsAfterTheLingerWhenTheServerStopsDraining)
     ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     const long took = ms_since(t0);
     EXPECT_GE(took, 290);
-    EXPECT_LT(took, 1500);
+    EXPECT_LT(took, 3000); // bounded (loaded or instrumented machines: generous)
     ASSERT_EQ(c.send_err, 6u);
     for (doca_error_t e : c.send_errors)
         EXPECT_EQ(e, DOCA_ERROR_CONNECTION_ABORTED) << doca_error_get_name(e);

