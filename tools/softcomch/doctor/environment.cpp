@@ -232,7 +232,7 @@ void check_bounds_env(report &r)
             continue;
         }
         r.add(verdict::ok, k->env,
-              in_quotes(*v) + ": " + k->meaning + " " +
+              in_quotes(*v) + ": " + k->meaning + ": " +
                   (value == 0 && k->zero_off ? std::string("off")
                                              : std::to_string(value) + " " + k->unit) +
                   " (default " + std::to_string(k->fallback) + ")");
