@@ -192,7 +192,8 @@ unsigned doca_comch_server::service_handshakes()
                        name_.c_str());
         } else if (rc != DOCA_SUCCESS) {
             SC_LOG_WARN("comch server '%s': dropped a client with an invalid handshake (%s)",
-                        name_.c_str(), softcomch::error_name(rc));
+                        name_.c_str(),
+                        hello.why.empty() ? softcomch::error_name(rc) : hello.why.c_str());
         } else if (hello.name != name_ || hello.host_function != rep_->info()->pci_addr() ||
                    hello.bluefield != dev_->info()->bluefield_id()) {
             // Cannot happen through the endpoint naming, but a hand-made client could try.
@@ -207,7 +208,7 @@ unsigned doca_comch_server::service_handshakes()
             // The accepted socket becomes the connection's liveness channel: hand its epoll
             // registration over from the handshake watcher to the connection's.
             h.watch.unwatch();
-            transport::link_params mine{max_msg_size_, recv_queue_size_};
+            const transport::link_params mine = link_params();
             std::unique_ptr<transport::link> l;
             rc = h.pending->accept(mine, hello, next_connection_id_++, l);
             if (rc == DOCA_SUCCESS) {
@@ -257,7 +258,11 @@ unsigned doca_comch_server::poll()
         work += service_connection(c, ended);
         if (ended) {
             bool died = !c->peer_closed_;
-            if (died)
+            if (const char *v = c->link_->violation())
+                SC_LOG_ERR("comch server '%s': disconnected the client (pid %d): protocol "
+                           "violation: %s",
+                           name_.c_str(), c->link_->peer_pid(), v);
+            else if (died)
                 SC_LOG_WARN(
                     "comch server '%s': the client (pid %d) went away without disconnecting",
                     name_.c_str(), c->link_->peer_pid());
