@@ -51,7 +51,14 @@ struct datagram {
 
     doca_error_t receive(int sock) noexcept
     {
-        return recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+        const doca_error_t rc = recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+        if (rc != DOCA_ERROR_CONNECTION_RESET)
+            return rc;
+        // A peer that closed with our data unread makes the first read report ECONNRESET (and
+        // clears it); what it sent before closing (its REJECT) is still queued behind it.
+        return recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds) == DOCA_SUCCESS
+                   ? DOCA_SUCCESS
+                   : rc;
     }
     void close_all() noexcept { close_fds(fds, nfds); }
 };
@@ -183,6 +190,9 @@ unsigned link::service(link_handler &h)
             protocol_violation("a message of an unknown type");
         } else if (rc != DOCA_SUCCESS) {
             protocol_violation("a message that does not decode");
+        } else if (std::holds_alternative<wire::hello_msg>(m) ||
+                   std::holds_alternative<wire::accept_msg>(m)) {
+            protocol_violation("a handshake message on an established connection");
         } else if (nfds != 0) {
             protocol_violation("descriptors attached to a message that carries none");
         } else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m)) {
@@ -202,8 +212,6 @@ unsigned link::service(link_handler &h)
             peer_gone_ = true;
             h.peer_rejected(rej->reason, rej->text);
             break;
-        } else {
-            protocol_violation("a handshake message on an established connection");
         }
     }
     return work;
@@ -367,6 +375,16 @@ doca_error_t pending::read_hello(hello_info &hello)
     return DOCA_SUCCESS;
 }
 
+void pending::discard_input() noexcept
+{
+    for (int i = 0; i < 4; ++i) {
+        datagram d;
+        if (d.receive(sock_.get()) != DOCA_SUCCESS)
+            break;
+        d.close_all();
+    }
+}
+
 void pending::reject(doca_error_t reason, const std::string &text) noexcept
 {
     wire::reject_msg m;
@@ -481,6 +499,7 @@ doca_error_t listener::accept(std::unique_ptr<transport::pending> &out)
                         unsigned(::geteuid()));
             pending refused(std::move(s), std::move(peer));
             refused.reject(DOCA_ERROR_NOT_PERMITTED, "the server runs as another user");
+            refused.discard_input(); // so that the client reads the REJECT, not a reset
             continue;
         }
         out = std::make_unique<pending>(std::move(s), std::move(peer));
@@ -568,7 +587,18 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         m.server_name = key_.name;
         const int fd = wake_end.get();
         if (send_wire(sock_.get(), m, &fd, 1) != DOCA_SUCCESS) {
-            // The server went away between connect and hello: look for it again later.
+            // The server refused us at once (its REJECT is queued), or went away between
+            // connect and hello: then look for it again later.
+            datagram d;
+            wire::reject_msg rej;
+            if (d.receive(sock_.get()) == DOCA_SUCCESS &&
+                wire::decode(d.buf, d.len, &rej) == DOCA_SUCCESS) {
+                d.close_all();
+                why = rej.text + " (" + softcomch::error_name(rej.reason) + ")";
+                reset();
+                return result::rejected;
+            }
+            d.close_all();
             reset();
             return result::no_server;
         }

@@ -120,6 +120,9 @@ public:
     void on_ready(size_t, uint32_t) noexcept override {}
     doca_error_t read_hello(hello_info &hello) override;
     void reject(doca_error_t reason, const std::string &text) noexcept override;
+    // Reads and drops what the client sent so far (before closing after a REJECT: a socket
+    // closed with unread data makes the client's first read a reset instead of the REJECT).
+    void discard_input() noexcept;
     // Creates the segment sized from both sides' parameters and sends it to the client.
     doca_error_t accept(const link_params &mine, const hello_info &hello, uint64_t id,
                         std::unique_ptr<transport::link> &out) override;
