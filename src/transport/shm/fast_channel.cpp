@@ -319,12 +319,13 @@ doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &
     uint64_t size = 0;
     if (check_sealed_memfd(fd, &size) != nullptr || size != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
-    // Read-write: producers CAS claim_pos/comp_head and write completions.
-    const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
-    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
+    // Read-write: producers CAS claim_pos/comp_head and write completions. The file is the
+    // peer's: populate only the pages it holds (never allocate for a sparse one).
+    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
         return resource_errno_to_doca(errno);
-    populate_write(base, expected_size, prefault);
+    if (prefault)
+        populate_allocated(base, expected_size, fd, 0, expected_size);
     // Validate everything before a single queue word is used.
     fast_channel_layout lay;
     const doca_error_t err = validate_header(base, expected_size, &lay);

@@ -317,8 +317,8 @@ public:
     // Producer side. `fd` is borrowed (not closed, not kept). The file must be a memfd sealed
     // against shrinking and growing (peer_checks.hpp) of exactly `expected_size` bytes (a page
     // multiple, <= size_for(k_fast_max_capacity)); it is mapped shared and the header fully
-    // validated before anything else is read. `prefault` populates the mapping: the transport
-    // passes false for a peer's channel (its size is the peer's choice). Records our pid in
+    // validated before anything else is read. `prefault` populates the pages the file already
+    // has (never allocating for holes: the file is the peer's). Records our pid in
     // the producer_pid word. Errors: as validate_header() (DOCA_ERROR_INVALID_VALUE also for
     // an unsealed file), plus DOCA_ERROR_NO_MEMORY / DOCA_ERROR_OPERATING_SYSTEM from mmap.
     static doca_error_t attach(int fd, uint64_t expected_size, fast_channel &out,

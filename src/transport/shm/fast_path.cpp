@@ -86,7 +86,7 @@ doca_error_t remote_consumer::attach(uint32_t id, uint32_t imm_data_len, int cha
     std::unique_ptr<remote_consumer> r(new (std::nothrow) remote_consumer(id, imm_data_len));
     if (!r)
         return DOCA_ERROR_NO_MEMORY;
-    doca_error_t rc = fast_channel::attach(channel_fd, channel_size, r->channel_, false);
+    doca_error_t rc = fast_channel::attach(channel_fd, channel_size, r->channel_);
     if (rc == DOCA_SUCCESS)
         rc = r->queue_.attach(r->channel_);
     if (rc == DOCA_SUCCESS)

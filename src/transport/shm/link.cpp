@@ -652,8 +652,9 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         reset();
         return result::failed;
     }
-    // The server's memory: mapped, not pre-faulted (its size is bounded by check_accept).
-    rc = segment::attach(seg_fd.get(), acc->segment_size, l->segment_, false);
+    // The server's memory (its size bounded by check_accept), pre-faulted where the server
+    // allocated it (segment::attach).
+    rc = segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
     if (rc == DOCA_SUCCESS)
         rc = l->segment_.producer(c2s, l->tx_);
     if (rc == DOCA_SUCCESS)

@@ -6,11 +6,13 @@
 #include "transport/shm/memory_detail.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -134,6 +136,41 @@ doca_error_t seal_memfd(int fd) noexcept
 {
     return ::fcntl(fd, F_ADD_SEALS, int(k_required_seals)) == 0 ? DOCA_SUCCESS
                                                                 : DOCA_ERROR_OPERATING_SYSTEM;
+}
+
+void populate_allocated(void *map, uint64_t len, int fd, uint64_t file_offset,
+                        uint64_t budget) noexcept
+{
+    // MADV_POPULATE_WRITE from <linux/mman.h> (Linux 5.14); older C libraries lack the name.
+#ifdef MADV_POPULATE_WRITE
+    constexpr int k_populate_write = MADV_POPULATE_WRITE;
+#else
+    constexpr int k_populate_write = 23;
+#endif
+    constexpr int k_max_extents = 1024; // a peer's file fragmented on purpose costs no more
+    const uint64_t ps = page_size();
+    const uint64_t end = file_offset + len;
+    uint64_t pos = file_offset;
+    for (int i = 0; i < k_max_extents && pos < end && budget != 0; ++i) {
+        const off_t data = ::lseek(fd, off_t(pos), SEEK_DATA);
+        if (data < 0 || uint64_t(data) >= end)
+            return; // ENXIO: no data after pos
+        off_t hole = ::lseek(fd, data, SEEK_HOLE);
+        if (hole < 0)
+            return;
+        // Whole pages only (a data extent of a shmem file is page-granular anyway).
+        const uint64_t lo = uint64_t(data) & ~(ps - 1);
+        uint64_t hi = std::min<uint64_t>(uint64_t(hole), end);
+        hi = std::min(hi, lo + budget);
+        if (hi > lo) {
+            if (::madvise(static_cast<uint8_t *>(map) + (lo - file_offset), hi - lo,
+                          k_populate_write) != 0 &&
+                errno == EINVAL)
+                return; // an older kernel: the data path takes the first-touch faults
+            budget -= hi - lo;
+        }
+        pos = std::max<uint64_t>(uint64_t(hole), lo + ps);
+    }
 }
 
 const char *check_wake_socket(int fd, pid_t peer) noexcept

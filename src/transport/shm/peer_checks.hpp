@@ -60,6 +60,14 @@ const char *check_sealed_memfd(int fd, uint64_t *size) noexcept;
 // DOCA_ERROR_OPERATING_SYSTEM when the kernel refuses.
 doca_error_t seal_memfd(int fd) noexcept;
 
+// Pre-faults the pages of a mapping of a peer's file that the file already has (its data
+// extents, found with SEEK_DATA/SEEK_HOLE), so that the data path does not fault on them, and
+// never allocates for holes: a sparse file the peer sends costs this side nothing. `map` maps
+// `len` bytes of `fd` from `file_offset`; at most `budget` bytes and a bounded number of extents
+// are populated (MADV_POPULATE_WRITE, Linux 5.14; nothing on older kernels). Best effort.
+void populate_allocated(void *map, uint64_t len, int fd, uint64_t file_offset,
+                        uint64_t budget) noexcept;
+
 // A wake-up descriptor the peer sends (wake.hpp): one end of an AF_UNIX SOCK_DGRAM socket pair
 // created by the peer process `peer` (its SO_PEERCRED is the creator's).
 const char *check_wake_socket(int fd, pid_t peer) noexcept;

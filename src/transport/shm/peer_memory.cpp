@@ -242,13 +242,15 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out, int pidfd
     uint64_t file_size = 0;
     if (check_sealed_memfd(fd, &file_size) != nullptr || file_size < d.file_offset + d.map_size)
         return DOCA_ERROR_INVALID_VALUE;
-    // Not pre-faulted: the size is the peer's choice (a sparse 2 GiB file would cost 2 GiB
-    // here), and a control-path-only side never writes it. Each page faults once, on the first
-    // payload written into it.
+    // Pre-faulted only where the file has pages already (the consumer wrote them when it shared
+    // its memory) and only up to k_peer_populate_budget: the size is the peer's choice, and a
+    // sparse 2 GiB file must not cost 2 GiB here. Other pages fault once, on the first payload
+    // written into them.
     void *m =
         ::mmap(nullptr, d.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(d.file_offset));
     if (m == MAP_FAILED)
         return resource_errno_to_doca(errno);
+    populate_allocated(m, d.map_size, fd, d.file_offset, k_peer_populate_budget);
     out = peer_mapping();
     out.map_ = mapped_region(m, d.map_size);
     out.target_ = peer_target{memory_mechanism::shared, d.addr, d.len,

@@ -286,12 +286,14 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
     if (check_sealed_memfd(fd, &size) != nullptr || size != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
 
-    // Map shared; populate now if asked (first touch is slow).
+    // Map shared; populate now if asked (first touch is slow), but only the pages the file
+    // holds: it is the server's, and a sparse one must cost this side nothing.
     // Read-write: the client produces on c2s and updates its consumer words on s2c.
-    const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
-    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
+    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
         return resource_errno_to_doca(errno);
+    if (prefault)
+        populate_allocated(base, expected_size, fd, 0, expected_size);
 
     // Validate everything before a single ring word is used. On failure the mapping goes away
     // again and `out` is untouched.

@@ -151,8 +151,8 @@ public:
 
     // Client side. `fd` is borrowed (not closed, not kept). Checks that the file is a memfd
     // sealed against shrinking and growing (peer_checks.hpp) of exactly `expected_size` bytes,
-    // maps it (populated when `prefault`: the transport passes false, the size being the
-    // server's choice) and validates the whole header and both ring configs.
+    // maps it (when `prefault`, the pages the file already has are populated; holes are never
+    // allocated: the file is the server's) and validates the whole header and both ring configs.
     // Errors: DOCA_ERROR_INVALID_VALUE (unsealed, size mismatch or any header/ring check failed),
     // DOCA_ERROR_UNSUPPORTED_VERSION (another layout version), DOCA_ERROR_AGAIN (version still
     // 0: not published yet), DOCA_ERROR_NO_MEMORY / DOCA_ERROR_OPERATING_SYSTEM (mmap/fstat).

@@ -269,13 +269,15 @@ private:
 // Builds the producer's view from the consumer's description. shared: checks the geometry
 // (page multiples, window inside the pages, file large enough) and the file (a memfd sealed
 // against shrinking and growing, peer_checks.hpp), maps `fd` MAP_SHARED read/write at an
-// address of the kernel's choosing, NOT pre-faulted (the peer chose the size; pages are
-// touched only as buffers are written). pvw: `fd` is ignored; probe_pvw() checks access now;
+// address of the kernel's choosing, pre-faulting only the pages the file already has, at most
+// k_peer_populate_budget bytes (the peer chose the size: a sparse file costs nothing). pvw: `fd` is ignored; probe_pvw() checks access now;
 // `pidfd` (borrowed, duplicated; -1: none) lets copy_to_peer refuse once the consumer exited.
 // `fd` is borrowed. Errors: DOCA_ERROR_INVALID_VALUE (bad description or file),
 // DOCA_ERROR_NOT_PERMITTED / DOCA_ERROR_NOT_FOUND (pvw probe), DOCA_ERROR_NO_MEMORY /
 // DOCA_ERROR_OPERATING_SYSTEM (fstat/mmap).
 doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out, int pidfd = -1) noexcept;
+// Bytes of one peer mapping that map_peer() pre-faults at most (where the file has pages).
+inline constexpr uint64_t k_peer_populate_budget = uint64_t(256) << 20;
 
 // Tests process_vm_* access to `pid` by reading one byte at `peer_addr` (read and write need
 // the same ptrace access). DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED (EPERM: Yama, uid,
