@@ -335,6 +335,17 @@ TEST_F(HostileVsServer, ConsumersPerConnectionAreBoundedAndIdsUnique)
         }
         expect_closed(h, "a consumer announce with the id of a live consumer");
     }
+    {
+        // A channel for 65536 tasks: more than the device's consumer_max_num_tasks (8192) need.
+        client h;
+        ASSERT_TRUE(h.handshake(ep_)) << log();
+        fake_consumer fc;
+        ASSERT_TRUE(fc.make(65536));
+        unique_fd mem = make_memfd(4096);
+        ASSERT_TRUE(h.send(fc.shared(1, k_fake_base, 4096, k_fake_base, 4096),
+                           {fc.ch.fd(), fc.wake.send_end.get(), mem.get()}));
+        expect_closed(h, "a consumer channel larger than the device's maximum number of tasks");
+    }
     expect_victim_well();
 }
 
@@ -437,6 +448,19 @@ TEST_F(HostileVsServer, ProtocolViolationsCloseOnlyThatConnection)
         wake_pair again = wake_pair::make();
         ASSERT_TRUE(h.send(h.hello(), {again.send_end.get()}));
         expect_closed(h, "a handshake message on an established connection");
+    }
+    {
+        // The peer says it found a violation of ours and hangs up: logged, connection ended.
+        client h;
+        ASSERT_TRUE(h.handshake(ep_)) << log();
+        wire::reject_msg r;
+        r.reason = DOCA_ERROR_INVALID_VALUE;
+        r.text = "protocol violation: made up by the test";
+        ASSERT_TRUE(h.send(r));
+        EXPECT_TRUE(h.wait_hangup(3000ms)) << log();
+        EXPECT_TRUE(file_contains(log_, "closes the connection: protocol violation: made up by "
+                                        "the test"))
+            << log();
     }
     ASSERT_EQ(honest.send(honest.connection(), "still there"), DOCA_SUCCESS);
     ASSERT_TRUE(honest.progress_until([&] { return !honest.received.empty(); }));

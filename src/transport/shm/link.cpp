@@ -14,6 +14,7 @@
 #include "common/log.hpp"
 #include "transport/shm/fast_channel.hpp"
 #include "transport/shm/fast_path.hpp"
+#include "transport/shm/peer_limits.hpp"
 #include "transport/shm/shm.hpp"
 #include "transport/unix_socket.hpp"
 #include "transport/wire.hpp"
@@ -74,18 +75,6 @@ template <class To, class From> void copy_memory_fields(To &to, const From &from
     to.map_base = from.map_base;
     to.map_size = from.map_size;
     to.file_offset = from.file_offset;
-}
-
-// The caps of `limits`, or the transport's own bounds where a cap is 0.
-uint32_t cap_or(uint32_t cap, uint32_t bound) noexcept
-{
-    return cap != 0 && cap < bound ? cap : bound;
-}
-
-// Largest channel a consumer with at most `tasks` post-receive tasks has (fast_channel.hpp).
-uint64_t max_channel_size(const link_params &limits) noexcept
-{
-    return fast_channel::size_for(cap_or(limits.max_peer_consumer_tasks, k_fast_max_capacity));
 }
 
 } // namespace
@@ -215,37 +204,6 @@ unsigned link::service(link_handler &h)
         }
     }
     return work;
-}
-
-const char *link::check_announce(const wire::consumer_announce_msg &m, int *fds, size_t nfds) const
-{
-    const bool shared = m.mechanism == uint32_t(memory_mechanism::shared);
-    if (nfds != (shared ? 3u : 2u))
-        return "a consumer announce with the wrong number of descriptors";
-    for (const announced &a : remote_) {
-        if (a.id == m.consumer_id)
-            return "a consumer announce with the id of a live consumer";
-    }
-    if (remote_.size() >= cap_or(limits_.max_peer_consumers, UINT32_MAX))
-        return "more consumers announced than the device maximum (max_consumers)";
-    if (m.channel_size > max_channel_size(limits_))
-        return "a consumer channel larger than the device's maximum number of tasks needs";
-    uint64_t chan_size = 0;
-    if (const char *why = check_sealed_memfd(fds[0], &chan_size))
-        return why;
-    if (chan_size != m.channel_size)
-        return "a consumer channel whose file is not the announced size";
-    if (const char *why = check_wake_socket(fds[1], peer_.pid))
-        return why;
-    if (shared) {
-        if (const char *why = check_sealed_memfd(fds[2], nullptr))
-            return why;
-    } else if (!claimed_pid_matches(peer_.pid, m.pid)) {
-        // process_vm_writev goes to the kernel's pid of the connection, never the message's;
-        // a message naming another process is a lie.
-        return "a process_vm_writev consumer in another process than the peer";
-    }
-    return nullptr;
 }
 
 void link::receive_announce(link_handler &h, const wire::consumer_announce_msg &m, int *fds,
@@ -525,29 +483,6 @@ void connector::reset() noexcept
     my_wake_.reset();
     hello_sent_ = false;
 }
-
-namespace {
-
-// What is wrong with a server's ACCEPT, given what the client asked for (nullptr: nothing). The
-// client recomputes both rings from the negotiated values, so every size is bounded by its own
-// parameters and caps, before a byte of the segment is mapped.
-const char *check_accept(const wire::accept_msg &a, const link_params &mine) noexcept
-{
-    if (a.max_msg_size > mine.max_msg_size)
-        return "a maximum message size above the client's";
-    if (a.s2c_limit > mine.recv_queue_size)
-        return "a receive queue above the client's";
-    if (a.c2s_limit > cap_or(mine.max_peer_recv_queue_size, k_ring_max_limit))
-        return "a server receive queue above the device maximum";
-    const ring_params c = ring_layout::params_for(a.c2s_limit, a.max_msg_size);
-    const ring_params s = ring_layout::params_for(a.s2c_limit, a.max_msg_size);
-    if (a.c2s_capacity != c.capacity || a.s2c_capacity != s.capacity ||
-        a.max_record != c.max_record || a.segment_size != segment::size_for(c, s))
-        return "rings or a segment of another size than the negotiated values give";
-    return nullptr;
-}
-
-} // namespace
 
 connector::result connector::step(std::unique_ptr<transport::link> &out, std::string &why)
 {
