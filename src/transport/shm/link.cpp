@@ -231,9 +231,10 @@ void link::receive_announce(link_handler &h, const wire::consumer_announce_msg &
         memory_desc d{};
         copy_memory_fields(d, m);
         d.pid = uint32_t(peer_.pid); // the kernel's, in our namespace
+        const unique_fd pidfd = shared ? unique_fd() : peer_pidfd(sock_.get(), peer_.pid);
         rc = remote_consumer::attach(m.consumer_id, m.imm_data_len, owned[0].get(), m.channel_size,
-                                     shared ? owned[2].get() : -1, d, std::move(wake),
-                                     peer_.pidfd.get(), r);
+                                     shared ? owned[2].get() : -1, d, std::move(wake), pidfd.get(),
+                                     r);
     }
     if (rc == DOCA_SUCCESS) {
         remote_.push_back(announced{m.consumer_id, bytes});

@@ -82,14 +82,18 @@ doca_error_t identify_peer(int sock, peer_identity &out) noexcept
         return DOCA_ERROR_OPERATING_SYSTEM;
     out.pid = cred.pid;
     out.uid = cred.uid;
+    return DOCA_SUCCESS;
+}
+
+unique_fd peer_pidfd(int sock, pid_t pid) noexcept
+{
     int pidfd = -1;
     if (int_option(sock, k_so_peerpidfd, &pidfd) != 0 || pidfd < 0) {
         // Before Linux 6.5: a pidfd of the pid as it is now. The connection is alive while we
         // ask, so its process normally still holds the pid.
-        pidfd = int(::syscall(SYS_pidfd_open, cred.pid, 0));
+        pidfd = pid > 0 ? int(::syscall(SYS_pidfd_open, pid, 0)) : -1;
     }
-    out.pidfd.reset(pidfd >= 0 ? pidfd : -1);
-    return DOCA_SUCCESS;
+    return unique_fd(pidfd >= 0 ? pidfd : -1);
 }
 
 bool peer_uid_allowed(uid_t uid) noexcept

@@ -27,14 +27,20 @@ namespace softcomch::transport::shm {
 
 // The process at the other end of a connected Unix socket, as the kernel saw it at connect().
 struct peer_identity {
-    pid_t pid = 0;   // in our pid namespace
-    uid_t uid = 0;   // effective uid at connect()
-    unique_fd pidfd; // SO_PEERPIDFD (Linux 6.5+), else pidfd_open(pid); -1 when neither works
+    pid_t pid = 0; // in our pid namespace
+    uid_t uid = 0; // effective uid at connect()
 };
 
 // Reads the peer's credentials of `sock`. DOCA_ERROR_OPERATING_SYSTEM when the kernel has none
-// (not a connected Unix socket). A missing pidfd is not an error (old kernels).
+// (not a connected Unix socket).
 doca_error_t identify_peer(int sock, peer_identity &out) noexcept;
+
+// A pidfd of the peer of `sock`, whose pid is `pid`: SO_PEERPIDFD (Linux 6.5: the process of
+// connect() time, immune to pid reuse, however late it is asked), else pidfd_open(pid) (the
+// process holding the pid now; the connection being alive, normally the peer). Taken when it is
+// needed (a process_vm_writev consumer), so that a connection holds no extra descriptor.
+// Empty when neither works.
+unique_fd peer_pidfd(int sock, pid_t pid) noexcept;
 
 // Whether a peer of `uid` may talk to us: the same effective uid as ours, or root (which could
 // reach this process anyway). Any other uid is refused at accept and at connect.

@@ -179,7 +179,9 @@ TEST(unit_transport_peer_checks, identity_comes_from_the_kernel)
     ASSERT_EQ(identify_peer(a.get(), id), DOCA_SUCCESS);
     EXPECT_EQ(id.pid, getpid());
     EXPECT_EQ(id.uid, geteuid());
-    EXPECT_TRUE(peer_running(id.pidfd.get()));
+    const unique_fd pidfd_of_peer = peer_pidfd(a.get(), id.pid);
+    EXPECT_TRUE(pidfd_of_peer);
+    EXPECT_TRUE(peer_running(pidfd_of_peer.get()));
     EXPECT_TRUE(peer_uid_allowed(geteuid()));
     EXPECT_TRUE(peer_uid_allowed(0));
     EXPECT_FALSE(peer_uid_allowed(geteuid() == 12345 ? 12346 : 12345));
