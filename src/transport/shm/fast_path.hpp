@@ -120,9 +120,9 @@ public:
     // Maps what a CONSUMER_ANNOUNCE carried: the channel (`channel_fd`, `channel_size` bytes),
     // the consumer's memory (`memory_fd`, borrowed, -1 for pvw; described by `d`, whose pid is
     // the kernel's), and takes the consumer's wake-up socket (checked by the caller). `pidfd`
-    // (borrowed, -1: none) stops pvw writes once the consumer's process exited. Neither file is
-    // pre-faulted (their sizes are the peer's choice). Every value came from the peer and is
-    // validated here.
+    // (borrowed, -1: none) stops pvw writes once the consumer's process exited. Both files are
+    // pre-faulted only where they have pages (their sizes are the peer's choice). Every value
+    // came from the peer and is validated here.
     static doca_error_t attach(uint32_t id, uint32_t imm_data_len, int channel_fd,
                                uint64_t channel_size, int memory_fd, const memory_desc &d,
                                wake_target wake, int pidfd,

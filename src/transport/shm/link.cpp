@@ -160,9 +160,10 @@ unsigned link::service(link_handler &h)
             break;
         if (rc != DOCA_SUCCESS) {
             // EOF or reset: the peer process closed its end (exit, crash, or close). A message
-            // too long or with too many descriptors (INVALID_VALUE) is a violation.
+            // too long, or whose descriptors did not all arrive (too many, or none left here:
+            // EMFILE), cannot be used either: the connection ends with that reason.
             if (rc == DOCA_ERROR_INVALID_VALUE)
-                protocol_violation("a message too long or carrying too many descriptors");
+                protocol_violation("a message too long, or whose descriptors could not be taken");
             peer_gone_ = true;
             break;
         }
@@ -221,7 +222,8 @@ void link::receive_announce(link_handler &h, const wire::consumer_announce_msg &
     std::unique_ptr<transport::remote_consumer> r;
     doca_error_t rc = DOCA_SUCCESS;
     const uint64_t bytes = shared ? m.map_size : 0;
-    // Peer memory is mapped, not pre-faulted: the budget bounds address space (link.hpp).
+    // Peer memory is pre-faulted only where its file has pages: the budget bounds address
+    // space (link.hpp).
     if (bytes > k_peer_memory_budget - remote_bytes_)
         rc = DOCA_ERROR_NO_MEMORY;
     wake_target wake;

@@ -44,8 +44,9 @@ using message_view = record_view;
 size_t watch_readable(watch_handle (&out)[k_max_handles], int fd) noexcept;
 
 // Bytes of the peer's consumer memory one connection maps at most (the sum over its announced
-// consumers). The mappings are not pre-faulted, so this bounds address space, not memory; an
-// announce beyond it is refused with DOCA_ERROR_NO_MEMORY.
+// consumers). The mappings are pre-faulted only where the peer's files have pages (and at most
+// k_peer_populate_budget each), so this bounds address space, not memory; an announce beyond it
+// is refused with DOCA_ERROR_NO_MEMORY.
 inline constexpr uint64_t k_peer_memory_budget = uint64_t(64) << 30;
 
 class link final : public transport::link {
