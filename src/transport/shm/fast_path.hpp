@@ -94,8 +94,10 @@ public:
     // For the announcement.
     const consumer_params &params() const noexcept { return params_; }
     const fast_channel &channel() const noexcept { return channel_; }
-    // The end of our wake-up socket that the peer's producers signal.
+    // The end of our wake-up socket that the peer's producers signal; closed here once the
+    // announcement carried it (the peer holds its own copy).
     int wake_send_handle() const noexcept { return wake_send_end_.get(); }
+    void wake_send_handle_sent() const noexcept { wake_send_end_.reset(); }
 
 private:
     consumer_endpoint() noexcept;
@@ -103,10 +105,10 @@ private:
     void deliver(const fast_completion &c) noexcept;
 
     consumer_params params_;
-    fast_channel channel_;    // the channel's memory (we created it)
-    fast_consumer queue_;     // our side of it (declared after channel_: destroyed first)
-    wake_listener wake_;      // producers signal it to wake this consumer's engine
-    unique_fd wake_send_end_; // its other end, for the announcement
+    fast_channel channel_;            // the channel's memory (we created it)
+    fast_consumer queue_;             // our side of it (declared after channel_: destroyed first)
+    wake_listener wake_;              // producers signal it to wake this consumer's engine
+    mutable unique_fd wake_send_end_; // its other end, until the announcement carried it
     const shared_range *edges_ = nullptr;     // the memory, when some of it is on edge pages
     std::unique_ptr<uint64_t[]> posted_addr_; // per task: where its buffer starts (edges_ only)
     bool delivered_ = false;                  // the peeked completion's edge bytes are in place

@@ -263,7 +263,10 @@ doca_error_t link::announce(const transport::consumer_endpoint &c,
     copy_memory_fields(m, d);
     const int fds[3] = {ep.channel().fd(), ep.wake_send_handle(), exp.range.fd.get()};
     const size_t nfds = d.mechanism == uint32_t(memory_mechanism::shared) ? 3 : 2;
-    return send_wire(sock_.get(), m, fds, nfds);
+    const doca_error_t rc = send_wire(sock_.get(), m, fds, nfds);
+    if (rc == DOCA_SUCCESS)
+        ep.wake_send_handle_sent(); // one descriptor less per consumer on this side
+    return rc;
 }
 
 void link::acknowledge(uint32_t consumer_id, doca_error_t status) noexcept
