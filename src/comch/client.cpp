@@ -38,8 +38,7 @@ doca_error_t doca_comch_client::do_start()
     const transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(),
                                       name_};
     std::unique_ptr<transport::connector> c;
-    if (t->connect(key, transport::link_params{max_msg_size_, recv_queue_size_}, c, why) !=
-        DOCA_SUCCESS) {
+    if (t->connect(key, link_params(), c, why) != DOCA_SUCCESS) {
         SC_LOG_ERR("doca_ctx_start: comch client '%s': %s", name_.c_str(), why.c_str());
         return DOCA_ERROR_INITIALIZATION;
     }
@@ -186,7 +185,11 @@ unsigned doca_comch_client::poll()
         if (ended) {
             // The server disconnected us, stopped, or died (or, where the program opted in,
             // stopped progressing): the client stops.
-            if (c->peer_closed_)
+            if (const char *v = c->link_->violation())
+                SC_LOG_ERR("comch client '%s': closed the connection to the server (pid %d): "
+                           "protocol violation: %s",
+                           name_.c_str(), c->link_->peer_pid(), v);
+            else if (c->peer_closed_)
                 SC_LOG_INFO("comch client '%s': the server closed the connection", name_.c_str());
             else if (c->peer_timed_out_ && !c->link_->peer_gone())
                 SC_LOG_WARN("comch client '%s': disconnected from the server (pid %d): it did not "

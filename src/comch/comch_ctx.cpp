@@ -210,6 +210,17 @@ unsigned comch_ctx::flush_pending(doca_comch_connection *conn) noexcept
     return n;
 }
 
+transport::link_params comch_ctx::link_params() const noexcept
+{
+    transport::link_params p;
+    p.max_msg_size = max_msg_size_;
+    p.recv_queue_size = recv_queue_size_;
+    p.max_peer_recv_queue_size = caps().max_recv_queue_size;
+    p.max_peer_consumers = caps().max_consumers;
+    p.max_peer_consumer_tasks = caps().consumer_max_num_tasks;
+    return p;
+}
+
 doca_error_t comch_ctx::register_connection(doca_comch_connection *conn)
 {
     return conn->watch_.watch(pe(), *conn->link_);
@@ -238,14 +249,11 @@ struct comch_ctx::link_events final : transport::link_handler {
             it->second->peer_acknowledged(uint32_t(status));
     }
     void consumer_expired(uint32_t id) override { ctx->handle_expire(conn, id); }
-    void message_dropped(doca_error_t rc) override
+    void peer_rejected(doca_error_t reason, const std::string &text) override
     {
-        if (rc != DOCA_SUCCESS)
-            SC_LOG_WARN("%s '%s': ignored an invalid message from the peer (%s)", ctx->kind_name(),
-                        ctx->name_.c_str(), softcomch::error_name(rc));
-        else
-            SC_LOG_WARN("%s '%s': unexpected handshake message on an established connection",
-                        ctx->kind_name(), ctx->name_.c_str());
+        SC_LOG_ERR("%s '%s': the peer (pid %d) closes the connection: %s (%s)", ctx->kind_name(),
+                   ctx->name_.c_str(), conn->link_->peer_pid(), text.c_str(),
+                   softcomch::error_name(reason));
     }
 };
 
@@ -278,8 +286,11 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
                     recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)),
                              m->len, conn->handle());
             } else {
-                SC_LOG_WARN("%s '%s': dropped a message of unknown type %u", kind_name(),
-                            name_.c_str(), m->type);
+                // Nothing else travels on the ring: the connection ends (logged once, when it
+                // does, with the link's violation()).
+                link.release();
+                conn->link_->protocol_violation("a ring message of an unknown type");
+                break;
             }
             link.release();
         }

@@ -120,6 +120,9 @@ protected:
     // Logs why `conn`, closing, gave up on its peer (linger over), then aborts it.
     void abort_lingering(doca_comch_connection *conn, const char *peer_kind);
 
+    // What this side asks of a connection, with the caps that bound what the peer may ask of
+    // it (receive queue, consumers and their tasks: docs/failure-model.md, "Peer input").
+    softcomch::transport::link_params link_params() const noexcept;
     // Registers a new connection's link with the engine.
     doca_error_t register_connection(doca_comch_connection *conn);
     // Reads the link's slow channel (consumer announce/ack/expire, the peer's death), delivers

@@ -116,7 +116,7 @@ doca_error_t doca_comch_consumer::do_start()
     if (!shared_)
         return rc;
     const transport::consumer_params params{pool_.capacity(), imm_data_len_, id_};
-    if ((rc = t.make_consumer(params, endpoint_)) != DOCA_SUCCESS) {
+    if ((rc = t.make_consumer(params, *shared_->exported, endpoint_)) != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot create the channel of consumer %u: %s", func, id_,
                    softcomch::error_name(rc));
         shared_.reset();

@@ -347,7 +347,8 @@ unsigned doca_comch_server::service_handshakes()
                        name_.c_str());
         } else if (rc != DOCA_SUCCESS) {
             SC_LOG_WARN("comch server '%s': dropped a client with an invalid handshake (%s)",
-                        name_.c_str(), softcomch::error_name(rc));
+                        name_.c_str(),
+                        hello.why.empty() ? softcomch::error_name(rc) : hello.why.c_str());
         } else if (hello.name != name_ || hello.host_function != rep_->info()->pci_addr() ||
                    hello.bluefield != dev_->info()->bluefield_id()) {
             // Cannot happen through the endpoint naming, but a hand-made client could try.
@@ -362,7 +363,7 @@ unsigned doca_comch_server::service_handshakes()
             // The accepted socket becomes the connection's liveness channel: hand its epoll
             // registration over from the handshake watcher to the connection's.
             h.watch.unwatch();
-            transport::link_params mine{max_msg_size_, recv_queue_size_};
+            const transport::link_params mine = link_params();
             std::unique_ptr<transport::link> l;
             rc = h.pending->accept(mine, hello, next_connection_id_++, l);
             if (rc == DOCA_SUCCESS) {
@@ -413,7 +414,11 @@ unsigned doca_comch_server::poll()
         bool ended = false;
         work += service_connection(c, ended);
         if (ended) {
-            if (c->peer_timed_out_ && !c->peer_closed_ && !c->link_->peer_gone())
+            if (const char *v = c->link_->violation())
+                SC_LOG_ERR("comch server '%s': disconnected the client (pid %d): protocol "
+                           "violation: %s",
+                           name_.c_str(), c->link_->peer_pid(), v);
+            else if (c->peer_timed_out_ && !c->peer_closed_ && !c->link_->peer_gone())
                 SC_LOG_WARN("comch server '%s': disconnected the client (pid %d): it did not "
                             "progress for %lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)",
                             name_.c_str(), c->link_->peer_pid(),

@@ -42,6 +42,13 @@ public:
         size_ = 0;
     }
 
+    // Gives the mapping up without unmapping it (its new owner unmaps it).
+    void *release() noexcept
+    {
+        size_ = 0;
+        return std::exchange(base_, nullptr);
+    }
+
     void *base() const noexcept { return base_; }
     size_t size() const noexcept { return size_; }
     explicit operator bool() const noexcept { return base_ != nullptr; }

@@ -51,10 +51,15 @@ class write_plan;
 class consumer_endpoint;
 class remote_consumer;
 
-// What one side asks for; the handshake negotiates the link from both sides' wishes.
+// What one side asks for; the handshake negotiates the link from both sides' wishes. The caps
+// bound what the peer may ask of this side (docs/failure-model.md, "Peer input"): a larger value
+// in a peer's message is clamped or refused, never allocated. 0 = the transport's own bound.
 struct link_params {
     uint32_t max_msg_size = 0;    // largest message this side sends and accepts
     uint32_t recv_queue_size = 0; // messages this side can have waiting in its receive queue
+    uint32_t max_peer_recv_queue_size = 0; // the largest receive queue a peer may ask for
+    uint32_t max_peer_consumers = 0;       // consumers the peer may have announced at once
+    uint32_t max_peer_consumer_tasks = 0;  // post-receive tasks of one announced consumer
 };
 
 // Types of the messages on a link's data path. Values are part of the shm protocol (ring
@@ -103,11 +108,12 @@ private:
 
 // What a client said in its handshake.
 struct hello_info {
-    int pid = 0;
+    int pid = 0; // the kernel's (SO_PEERCRED): a HELLO naming another process is refused
     std::string bluefield;
     std::string host_function;
     std::string name;
     link_params params;
+    std::string why; // when read_hello refused the client itself: what it told it
 };
 
 // A client's handshake in progress.
@@ -115,7 +121,8 @@ class pending : public pollable {
 public:
     virtual ~pending() = default;
     // DOCA_SUCCESS (hello filled), DOCA_ERROR_AGAIN (nothing yet), DOCA_ERROR_CONNECTION_RESET
-    // (the client closed without a handshake), other: drop this client.
+    // (the client closed without a handshake), other: drop this client (when the transport
+    // already refused it, with a REJECT, `hello.why` says why).
     virtual doca_error_t read_hello(hello_info &hello) = 0;
     // Refuses the client with a reason it will log.
     virtual void reject(doca_error_t reason, const std::string &text) noexcept = 0;
@@ -170,9 +177,9 @@ public:
     virtual void consumer_acknowledged(uint32_t id, doca_error_t status) = 0;
     // The peer's consumer `id` is gone: producers must stop using it.
     virtual void consumer_expired(uint32_t id) = 0;
-    // A message was dropped: `rc` is why it could not be decoded, or DOCA_SUCCESS for a valid
-    // message that has no place on an established link.
-    virtual void message_dropped(doca_error_t rc) = 0;
+    // The peer closes the connection because of something this side sent (its REJECT on an
+    // established link): `text` says what. The link is peer_gone() from here on.
+    virtual void peer_rejected(doca_error_t reason, const std::string &text) = 0;
 
 protected:
     ~link_handler() = default;
@@ -194,12 +201,20 @@ public:
 
     uint32_t max_msg_size() const noexcept { return max_msg_size_; }
     uint64_t id() const noexcept { return id_; }
+    // The peer's process as the kernel identified it at connect() (SO_PEERCRED).
     int peer_pid() const noexcept { return peer_pid_; }
     // Something arrived on the slow channel since the last service() (a handle fired).
     bool slow_pending() const noexcept { return slow_pending_; }
     // The peer is gone (its process closed the connection or died). Messages it sent before
     // may still be waiting on the data path.
     bool peer_gone() const noexcept { return peer_gone_; }
+    // Why this side closed the connection: the peer broke the protocol (a corrupt record, an
+    // unknown or misplaced message, a descriptor or size that is not what it claims), or
+    // nullptr. Set once; the link is peer_gone() and delivers nothing more from then on.
+    const char *violation() const noexcept { return violation_; }
+    // Records a protocol violation of the peer (see violation()): the first one only. The
+    // transport tells the peer why (REJECT where its wire has one) and stops reading.
+    virtual void protocol_violation(const char *what) noexcept = 0;
 
     // Reads the slow channel when slow_pending(): hands every message to `h`, notices the
     // peer's death. Returns the number of messages read.
@@ -230,9 +245,10 @@ protected:
 
     uint32_t max_msg_size_ = 0;
     uint64_t id_ = 0;
-    int peer_pid_ = 0;
+    int peer_pid_ = 0; // the kernel's word (SO_PEERCRED), never a message's
     bool slow_pending_ = false;
     bool peer_gone_ = false;
+    const char *violation_ = nullptr;
 };
 
 // ---- the fast path ------------------------------------------------------------------------
@@ -307,8 +323,9 @@ struct transport_ops {
     // Makes [addr, addr + len) writable by peers' producers.
     doca_error_t (*export_memory)(void *addr, size_t len, std::unique_ptr<memory_export> &out,
                                   std::string &why);
-    // Creates a consumer's end of a new channel.
-    doca_error_t (*make_consumer)(const consumer_params &params,
+    // Creates a consumer's end of a new channel, whose buffers live in `memory` (an export of
+    // this transport, which must outlive the endpoint).
+    doca_error_t (*make_consumer)(const consumer_params &params, const memory_export &memory,
                                   std::unique_ptr<consumer_endpoint> &out);
     // A producer's write plan (DOCA_ERROR_BAD_CONFIG with `why` when the configuration says no).
     doca_error_t (*make_write_plan)(std::unique_ptr<write_plan> &out, std::string &why);

@@ -17,12 +17,18 @@
 // before anything is returned (this is the fuzz surface: tests/fuzz/fuzz_wire.cpp).
 //
 // Messages (and the fds that travel with them as SCM_RIGHTS; see fds_for()):
-//   HELLO  client -> server  (1 fd: the client's eventfd)
-//   ACCEPT server -> client  (2 fds: the segment memfd, then the server's eventfd)
-//   REJECT server -> client  (no fd)
+//   HELLO  client -> server  (1 fd: the client's wake-up socket, the end the server signals)
+//   ACCEPT server -> client  (2 fds: the segment memfd, then the server's wake-up socket)
+//   REJECT server -> client  (no fd): the handshake is refused;
+//          either way on an established connection: the sender found a protocol violation
+//          (text: what) and closes the connection
+// Every memfd is sealed (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) and every wake-up socket is
+// one end of an AF_UNIX SOCK_DGRAM pair the sender created; receivers check both and refuse
+// anything else (transport/shm/peer_checks.hpp). Pids in messages are checked against the
+// kernel's (SO_PEERCRED), never used in its place.
 // Extending the set: add a msg_type value, a struct, encode/decode and a row in the type table
 // in wire.cpp. Receivers answer an unknown type (decode_header() -> DOCA_ERROR_NOT_SUPPORTED)
-// with REJECT. A changed layout of an existing type needs a new k_wire_version. Reserved type
+// with REJECT and close the connection. A changed layout of an existing type needs a new k_wire_version. Reserved type
 // numbers for the fast path: 16.. (MMAP_EXPORT carrying a memfd, ...).
 //
 // All functions are reentrant and never allocate except for the std::string fields of decoded
@@ -42,7 +48,8 @@ inline constexpr uint32_t k_magic = 0x4d574353u; // "SCWM"
 inline constexpr uint16_t k_wire_version = 1;
 // The SoftComch connection protocol spoken on top (negotiated by HELLO/ACCEPT).
 // 2: rings of variable-size records (shm layout 2), ACCEPT's capacities in bytes.
-inline constexpr uint16_t k_protocol_version = 2;
+// 3: wake-up descriptors are datagram sockets instead of eventfds; memfds must be sealed.
+inline constexpr uint16_t k_protocol_version = 3;
 inline constexpr size_t k_header_size = 16;
 // Every message of this version fits; use as the receive buffer size.
 inline constexpr size_t k_max_message_size = 512;
@@ -104,14 +111,14 @@ struct reject_msg {
     std::string text;                         // 0..255 bytes, no NUL
 };
 
-// CONSUMER_ANNOUNCE: fds = [channel memfd, consumer eventfd] plus [memory memfd] when the
-// memory is shared. The memory fields are shm::memory_desc (shared_memory.hpp), flattened.
+// CONSUMER_ANNOUNCE: fds = [channel memfd, consumer wake-up socket] plus [memory memfd] when
+// the memory is shared. The memory fields are shm::memory_desc (shared_memory.hpp), flattened.
 struct consumer_announce_msg {
     uint32_t consumer_id = 0;  // > 0, unique among this side's consumers on the connection
     uint32_t imm_data_len = 0; // the consumer's immediate-data length, <= 32
     uint64_t channel_size = 0; // bytes of the channel memfd, > 0
     uint32_t mechanism = 0;    // 1 shared (memfd follows), 2 process_vm_writev
-    uint32_t pid = 0;          // the consumer's pid, > 0
+    uint32_t pid = 0;          // the consumer's pid (its own namespace's view), > 0
     uint64_t addr = 0;         // registered range in the consumer's address space
     uint64_t len = 0;          //   (producers write only inside it), len > 0
     uint64_t map_base = 0;     // shared: consumer address of the first shared byte

@@ -10,7 +10,7 @@
 // else to the next page multiple, and lives in an exactly sized 128-byte aligned heap block, so
 // AddressSanitizer reports any access outside it. For any input:
 //   - validate_header() returns a documented code; on success the layout is the canonical one
-//     for its capacity and the image size; attach() of the same bytes from a memfd agrees with
+//     for its capacity and the image size; attach() of the same bytes from a sealed memfd agrees with
 //     it, and refuses a size the file does not have;
 //   - no operation reads or writes outside the image;
 //   - every return is one of the codes fast_channel.hpp documents for that function;
@@ -21,7 +21,9 @@
 //     libFuzzer timeout).
 #include "fuzz_target.hpp"
 
+#include "common/unique_fd.hpp"
 #include "transport/shm/fast_channel.hpp"
+#include "transport/shm/peer_checks.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -256,15 +258,17 @@ uint64_t image_size(const uint8_t *img, size_t n)
 void attach_from_fd(const uint8_t *img, uint64_t len, doca_error_t validated,
                     const fast_channel_layout &lay, uint8_t how)
 {
-    static const int fd = ::memfd_create("fuzz-fast-channel", MFD_CLOEXEC);
-    if (fd < 0 || ::ftruncate(fd, off_t(len)) != 0 ||
-        ::pwrite(fd, img, size_t(len), 0) != ssize_t(len))
+    // A sealed memfd of its own per input, as a peer must send (an unsealed one is refused).
+    softcomch::unique_fd fd(::memfd_create("fuzz-fast-channel", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (!fd || ::ftruncate(fd.get(), off_t(len)) != 0 ||
+        ::pwrite(fd.get(), img, size_t(len), 0) != ssize_t(len) ||
+        softcomch::transport::shm::seal_memfd(fd.get()) != DOCA_SUCCESS)
         invariant_failed();
     const uint64_t announced = (how & 0xc0) == 0x40   ? len + k_page
                                : (how & 0xc0) == 0x80 ? len - k_page
                                                       : len;
     fast_channel ch;
-    const doca_error_t err = fast_channel::attach(fd, announced, ch, false);
+    const doca_error_t err = fast_channel::attach(fd.get(), announced, ch, false);
     if (announced != len) {
         if (err != DOCA_ERROR_INVALID_VALUE || ch.valid())
             invariant_failed();

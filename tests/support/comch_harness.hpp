@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "child_process.hpp"
 #include "device_lookup.hpp"
 
 namespace sc_test {
@@ -163,26 +164,5 @@ private:
     doca_dev *dev_ = nullptr;
     doca_comch_client *cli_ = nullptr;
 };
-
-// ---- child processes ----
-
-// Runs `body` in a forked child; its return value is the exit status. Failures inside the child
-// are reported with child_check().
-pid_t spawn(const std::function<int()> &body);
-
-// Waits for `pid`; kills it after `timeout`. Returns its exit status, or 128+signal, or -1 on
-// timeout.
-int wait_child(pid_t pid, std::chrono::milliseconds timeout = 20000ms);
-
-#define CHILD_CHECK(cond)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "child check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
-            return __LINE__ % 200 + 1;                                                             \
-        }                                                                                          \
-    } while (0)
-
-// A unique fabric per test so tests never see each other's servers.
-void use_private_fabric(const std::string &tag);
 
 } // namespace sc_test

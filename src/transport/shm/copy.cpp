@@ -11,6 +11,7 @@
 
 #include "common/enum_names.hpp"
 #include "transport/shm/memory_detail.hpp"
+#include "transport/shm/peer_checks.hpp"
 
 #include <sys/uio.h>
 #include <unistd.h>
@@ -161,6 +162,10 @@ doca_error_t copy_to_peer(const peer_target &t, uint64_t peer_addr, const void *
         return DOCA_SUCCESS;
     }
     case memory_mechanism::pvw: {
+        // The pid is the kernel's word on the connection (never a message's); once that process
+        // has exited its pid may name another one, so nothing is written (pidfd check).
+        if (!peer_running(t.pidfd))
+            return DOCA_ERROR_CONNECTION_ABORTED;
         // The kernel may stop short (a fault part-way): resume until done or an error.
         size_t done = 0;
         while (done < len) {

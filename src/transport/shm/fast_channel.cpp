@@ -13,6 +13,7 @@
 #include "transport/shm/fast_channel.hpp"
 
 #include "common/errno_map.hpp"
+#include "transport/shm/peer_checks.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -278,9 +279,9 @@ doca_error_t fast_channel::create(const fast_channel_params &p, fast_channel &ou
         if (rc == ENOSPC || rc == ENOMEM || rc == EFBIG)
             return DOCA_ERROR_NO_MEMORY;
     }
-    // Freeze the size for both sides. (A kernel without sealing fails this; the channel then
-    // relies on the peer not truncating it, as the segment's POSIX shm fallback does.)
-    (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+    // Freeze the size for both sides: the peer refuses a channel that is not sealed so.
+    if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+        return err;
     // Shared, populated now (first touch is slow and must not land on the data path).
     const int mflags = MAP_SHARED | (p.prefault ? MAP_POPULATE : 0);
     void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
@@ -313,19 +314,18 @@ doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &
     if (fd < 0 || expected_size < k_fast_align || expected_size % k_fast_align != 0 ||
         expected_size > canonical_for(k_fast_max_capacity).total)
         return DOCA_ERROR_INVALID_VALUE;
-    // The file must be exactly the announced size (mapping past its end would SIGBUS).
-    // fstat on the fd itself (not a path): what we map is what we checked. memfds are regular.
-    struct stat st;
-    if (::fstat(fd, &st) != 0)
-        return resource_errno_to_doca(errno);
-    if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
+    // A sealed memfd (the peer cannot truncate it under our mapping: SIGBUS) of exactly the
+    // announced size. Checked on the fd itself (not a path): what we map is what we checked.
+    uint64_t size = 0;
+    if (check_sealed_memfd(fd, &size) != nullptr || size != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
-    // Read-write: producers CAS claim_pos/comp_head and write completions.
-    const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
-    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
+    // Read-write: producers CAS claim_pos/comp_head and write completions. The file is the
+    // peer's: populate only the pages it holds (never allocate for a sparse one).
+    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
         return resource_errno_to_doca(errno);
-    populate_write(base, expected_size, prefault);
+    if (prefault)
+        populate_allocated(base, expected_size, fd, 0, expected_size);
     // Validate everything before a single queue word is used.
     fast_channel_layout lay;
     const doca_error_t err = validate_header(base, expected_size, &lay);

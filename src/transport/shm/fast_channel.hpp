@@ -314,11 +314,13 @@ public:
     // DOCA_ERROR_NO_MEMORY (ENOMEM/ENOSPC/EMFILE...), DOCA_ERROR_OPERATING_SYSTEM (other).
     static doca_error_t create(const fast_channel_params &p, fast_channel &out) noexcept;
 
-    // Producer side. `fd` is borrowed (not closed, not kept). The file must be exactly
-    // `expected_size` bytes (a page multiple, <= size_for(k_fast_max_capacity)); it is mapped
-    // shared and the header fully validated before anything else is read. Records our pid in
-    // the producer_pid word. Errors: as validate_header(), plus DOCA_ERROR_NO_MEMORY /
-    // DOCA_ERROR_OPERATING_SYSTEM from fstat/mmap.
+    // Producer side. `fd` is borrowed (not closed, not kept). The file must be a memfd sealed
+    // against shrinking and growing (peer_checks.hpp) of exactly `expected_size` bytes (a page
+    // multiple, <= size_for(k_fast_max_capacity)); it is mapped shared and the header fully
+    // validated before anything else is read. `prefault` populates the pages the file already
+    // has (never allocating for holes: the file is the peer's). Records our pid in
+    // the producer_pid word. Errors: as validate_header() (DOCA_ERROR_INVALID_VALUE also for
+    // an unsealed file), plus DOCA_ERROR_NO_MEMORY / DOCA_ERROR_OPERATING_SYSTEM from mmap.
     static doca_error_t attach(int fd, uint64_t expected_size, fast_channel &out,
                                bool prefault = true) noexcept;
 

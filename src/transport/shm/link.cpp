@@ -14,6 +14,9 @@
 
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "transport/shm/fast_channel.hpp"
+#include "transport/shm/fast_path.hpp"
+#include "transport/shm/peer_limits.hpp"
 #include "transport/shm/shm.hpp"
 #include "transport/unix_socket.hpp"
 #include "transport/wire.hpp"
@@ -51,7 +54,14 @@ struct datagram {
 
     doca_error_t receive(int sock) noexcept
     {
-        return recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+        const doca_error_t rc = recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds);
+        if (rc != DOCA_ERROR_CONNECTION_RESET)
+            return rc;
+        // A peer that closed with our data unread makes the first read report ECONNRESET (and
+        // clears it); what it sent before closing (its REJECT) is still queued behind it.
+        return recv_msg(sock, buf, sizeof buf, &len, fds, &nfds, k_max_msg_fds) == DOCA_SUCCESS
+                   ? DOCA_SUCCESS
+                   : rc;
     }
     void close_all() noexcept { close_fds(fds, nfds); }
 };
@@ -90,26 +100,19 @@ size_t link::handles(watch_handle (&out)[k_max_handles]) const noexcept
     // EPOLLIN | EPOLLRDHUP on the socket: after the handshake it carries the slow channel's
     // messages, and its hang-up means the peer is gone.
     out[0] = watch_handle{sock_.get(), EPOLLIN | EPOLLRDHUP};
-    out[1] = watch_handle{my_event_.fd(), EPOLLIN};
+    out[1] = watch_handle{my_wake_.fd(), EPOLLIN};
     return 2;
 }
 
 void link::on_ready(size_t index, uint32_t events) noexcept
 {
     if (index == 1) {
-        (void)my_event_.drain();
+        (void)my_wake_.drain();
         return;
     }
     slow_pending_ = true;
     if (events & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))
         peer_gone_ = true;
-}
-
-void link::wake_peer() noexcept
-{
-    // A failure leaves nothing to do here: a peer whose descriptor broke is noticed dead on its
-    // socket.
-    (void)peer_event_.signal();
 }
 
 bool link::peer_alive() noexcept
@@ -133,8 +136,29 @@ transport::link::peer_activity link::beat(uint64_t now_ns) noexcept
         peer_last_beat_ = peer;
         return peer_activity::progressed;
     }
-    // Asleep: it armed the ring we write, so it waits on its eventfd for our next message.
+    // Asleep: it armed the ring we write, so it waits on its wake-up socket for our next message.
     return tx_.consumer_armed() ? peer_activity::asleep : peer_activity::still;
+}
+
+void link::protocol_violation(const char *what) noexcept
+{
+    if (violation_ != nullptr)
+        return; // the first one is the reason; nothing is read after it
+    violation_ = what;
+    peer_gone_ = true;
+    rx_.poison(); // nothing more is delivered, however much the peer keeps writing
+    // Tell the peer why (REJECT on an established link, wire.hpp), then hang up: it sees the
+    // reason, then the end of the connection. Best effort: a peer that does not read loses it.
+    wire::reject_msg r;
+    r.reason = DOCA_ERROR_INVALID_VALUE;
+    r.text = std::string("protocol violation: ") + what;
+    (void)send_wire(sock_.get(), r);
+    (void)::shutdown(sock_.get(), SHUT_RDWR);
+}
+
+void link::ring_corrupted() noexcept
+{
+    protocol_violation("a corrupt record in the receive ring (length, kind or placement)");
 }
 
 // ---- the slow channel: consumer announce / ack / expire ----
@@ -145,13 +169,17 @@ unsigned link::service(link_handler &h)
         return 0;
     slow_pending_ = false;
     unsigned work = 0;
-    for (;;) {
+    while (violation_ == nullptr) {
         datagram d;
         doca_error_t rc = d.receive(sock_.get());
         if (rc == DOCA_ERROR_AGAIN)
             break;
         if (rc != DOCA_SUCCESS) {
-            // EOF or reset: the peer process closed its end (exit, crash, or close).
+            // EOF or reset: the peer process closed its end (exit, crash, or close). A message
+            // too long, or whose descriptors did not all arrive (too many, or none left here:
+            // EMFILE), cannot be used either: the connection ends with that reason.
+            if (rc == DOCA_ERROR_INVALID_VALUE)
+                protocol_violation("a message too long, or whose descriptors could not be taken");
             peer_gone_ = true;
             break;
         }
@@ -162,15 +190,35 @@ unsigned link::service(link_handler &h)
             receive_announce(h, std::get<wire::consumer_announce_msg>(m), d.fds, d.nfds);
             continue;
         }
+        const size_t nfds = d.nfds;
         d.close_all();
-        if (rc != DOCA_SUCCESS)
-            h.message_dropped(rc);
-        else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m))
+        if (rc == DOCA_ERROR_NOT_SUPPORTED) {
+            protocol_violation("a message of an unknown type");
+        } else if (rc != DOCA_SUCCESS) {
+            protocol_violation("a message that does not decode");
+        } else if (std::holds_alternative<wire::hello_msg>(m) ||
+                   std::holds_alternative<wire::accept_msg>(m)) {
+            protocol_violation("a handshake message on an established connection");
+        } else if (nfds != 0) {
+            protocol_violation("descriptors attached to a message that carries none");
+        } else if (auto *ack = std::get_if<wire::consumer_ack_msg>(&m)) {
             h.consumer_acknowledged(ack->consumer_id, doca_error_t(ack->status));
-        else if (auto *exp = std::get_if<wire::consumer_expire_msg>(&m))
+        } else if (auto *exp = std::get_if<wire::consumer_expire_msg>(&m)) {
+            // The consumer is gone on the peer's side: it no longer counts against the caps.
+            for (size_t i = 0; i < remote_.size(); ++i) {
+                if (remote_[i].id == exp->consumer_id) {
+                    remote_bytes_ -= remote_[i].bytes;
+                    remote_.erase(remote_.begin() + long(i));
+                    break;
+                }
+            }
             h.consumer_expired(exp->consumer_id);
-        else
-            h.message_dropped(DOCA_SUCCESS); // a handshake message on an established link
+        } else if (auto *rej = std::get_if<wire::reject_msg>(&m)) {
+            // The peer found a violation on our side and hangs up.
+            peer_gone_ = true;
+            h.peer_rejected(rej->reason, rej->text);
+            break;
+        }
     }
     return work;
 }
@@ -178,19 +226,37 @@ unsigned link::service(link_handler &h)
 void link::receive_announce(link_handler &h, const wire::consumer_announce_msg &m, int *fds,
                             size_t nfds)
 {
-    const bool shared = m.mechanism == uint32_t(memory_mechanism::shared);
     // Take ownership of every descriptor first, so each exits through one path.
-    unique_fd chan_fd(nfds > 0 ? fds[0] : -1), event_fd(nfds > 1 ? fds[1] : -1),
-        mem_fd(nfds > 2 ? fds[2] : -1);
-    for (size_t i = 3; i < nfds; ++i)
-        ::close(fds[i]);
+    unique_fd owned[k_max_msg_fds];
+    for (size_t i = 0; i < nfds; ++i)
+        owned[i].reset(fds[i]);
+    if (const char *why = check_announce(m, fds, nfds)) {
+        protocol_violation(why);
+        return;
+    }
+    const bool shared = m.mechanism == uint32_t(memory_mechanism::shared);
     std::unique_ptr<transport::remote_consumer> r;
-    doca_error_t rc = nfds == (shared ? 3u : 2u) ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+    doca_error_t rc = DOCA_SUCCESS;
+    const uint64_t bytes = shared ? m.map_size : 0;
+    // Peer memory is pre-faulted only where its file has pages: the budget bounds address
+    // space (link.hpp).
+    if (bytes > k_peer_memory_budget - remote_bytes_)
+        rc = DOCA_ERROR_NO_MEMORY;
+    wake_target wake;
+    if (rc == DOCA_SUCCESS)
+        (void)wake_target::adopt(std::move(owned[1]), peer_.pid, wake); // checked above
     if (rc == DOCA_SUCCESS) {
         memory_desc d{};
         copy_memory_fields(d, m);
-        rc = remote_consumer::attach(m.consumer_id, m.imm_data_len, chan_fd.get(), m.channel_size,
-                                     mem_fd.get(), d, softcomch::event_fd(std::move(event_fd)), r);
+        d.pid = uint32_t(peer_.pid); // the kernel's, in our namespace
+        const unique_fd pidfd = shared ? unique_fd() : peer_pidfd(sock_.get(), peer_.pid);
+        rc = remote_consumer::attach(m.consumer_id, m.imm_data_len, owned[0].get(), m.channel_size,
+                                     shared ? owned[2].get() : -1, d, std::move(wake), pidfd.get(),
+                                     r);
+    }
+    if (rc == DOCA_SUCCESS) {
+        remote_.push_back(announced{m.consumer_id, bytes});
+        remote_bytes_ += bytes;
     }
     h.consumer_announced(m.consumer_id, std::move(r), rc);
 }
@@ -211,9 +277,12 @@ doca_error_t link::announce(const transport::consumer_endpoint &c,
     m.imm_data_len = ep.params().imm_data_len;
     m.channel_size = ep.channel().size();
     copy_memory_fields(m, d);
-    const int fds[3] = {ep.channel().fd(), ep.event_handle(), exp.range.fd.get()};
+    const int fds[3] = {ep.channel().fd(), ep.wake_send_handle(), exp.range.fd.get()};
     const size_t nfds = d.mechanism == uint32_t(memory_mechanism::shared) ? 3 : 2;
-    return send_wire(sock_.get(), m, fds, nfds);
+    const doca_error_t rc = send_wire(sock_.get(), m, fds, nfds);
+    if (rc == DOCA_SUCCESS)
+        ep.wake_send_handle_sent(); // one descriptor less per consumer on this side
+    return rc;
 }
 
 void link::acknowledge(uint32_t consumer_id, doca_error_t status) noexcept
@@ -238,31 +307,62 @@ size_t pending::handles(watch_handle (&out)[k_max_handles]) const noexcept
     return watch_readable(out, sock_.get());
 }
 
+doca_error_t pending::refuse(hello_info &hello, const char *text) noexcept
+{
+    try {
+        hello.why = text;
+    } catch (...) {
+    }
+    reject(DOCA_ERROR_INVALID_VALUE, text);
+    return DOCA_ERROR_INVALID_VALUE;
+}
+
 doca_error_t pending::read_hello(hello_info &hello)
 {
     datagram d;
     doca_error_t rc = d.receive(sock_.get());
-    if (rc != DOCA_SUCCESS)
+    if (rc == DOCA_ERROR_AGAIN || rc == DOCA_ERROR_CONNECTION_RESET)
         return rc;
+    if (rc != DOCA_SUCCESS)
+        return refuse(hello, "the HELLO is too long or carries too many descriptors");
     wire::hello_msg m;
     rc = wire::decode(d.buf, d.len, &m);
     if (rc != DOCA_SUCCESS || d.nfds != wire::fds_for(wire::msg_type::hello)) {
         d.close_all();
-        return rc != DOCA_SUCCESS ? rc : DOCA_ERROR_INVALID_VALUE;
+        return refuse(hello, rc != DOCA_SUCCESS
+                                 ? "the HELLO does not decode"
+                                 : "the HELLO carries the wrong number of descriptors");
     }
     if (m.proto_min > wire::k_protocol_version || m.proto_max < wire::k_protocol_version) {
         d.close_all();
+        hello.why = "unsupported protocol version";
         reject(DOCA_ERROR_UNSUPPORTED_VERSION, "unsupported protocol version");
         return DOCA_ERROR_UNSUPPORTED_VERSION;
     }
-    peer_event_ = softcomch::event_fd(unique_fd(d.fds[0]));
-    hello.pid = int(m.client_pid);
+    // The pid is only ever the kernel's; a HELLO naming another process is a lie.
+    if (!claimed_pid_matches(peer_.pid, m.client_pid)) {
+        d.close_all();
+        return refuse(hello, "the pid in the HELLO is not the connecting process's");
+    }
+    if (const char *why = wake_target::adopt(unique_fd(d.fds[0]), peer_.pid, peer_wake_))
+        return refuse(hello, why);
+    hello.pid = int(peer_.pid);
     hello.bluefield = std::move(m.bluefield);
     hello.host_function = std::move(m.host_function);
     hello.name = std::move(m.server_name);
     hello.params.max_msg_size = m.max_msg_size;
     hello.params.recv_queue_size = m.recv_queue_size;
     return DOCA_SUCCESS;
+}
+
+void pending::discard_input() noexcept
+{
+    for (int i = 0; i < 4; ++i) {
+        datagram d;
+        if (d.receive(sock_.get()) != DOCA_SUCCESS)
+            break;
+        d.close_all();
+    }
 }
 
 void pending::reject(doca_error_t reason, const std::string &text) noexcept
@@ -277,10 +377,19 @@ doca_error_t pending::accept(const link_params &mine, const hello_info &hello, u
                              std::unique_ptr<transport::link> &out)
 {
     const uint32_t max_msg = std::min(mine.max_msg_size, hello.params.max_msg_size);
+    // The client's queue sizes the server->client ring: bounded by this side's cap, whatever
+    // the HELLO asked (an honest client cannot ask for more: its caps are the same device's).
+    const uint32_t queue_cap = cap_or(mine.max_peer_recv_queue_size, k_ring_max_limit);
+    uint32_t client_queue = hello.params.recv_queue_size;
+    if (client_queue > queue_cap) {
+        SC_LOG_WARN("client pid %d asked for a receive queue of %u messages; using the maximum, %u",
+                    hello.pid, client_queue, queue_cap);
+        client_queue = queue_cap;
+    }
     segment_params sp;
     // The server consumes client->server: that ring is sized by the server's receive queue.
     sp.rings[c2s] = ring_layout::params_for(mine.recv_queue_size, max_msg);
-    sp.rings[s2c] = ring_layout::params_for(hello.params.recv_queue_size, max_msg);
+    sp.rings[s2c] = ring_layout::params_for(client_queue, max_msg);
     sp.generation = id;
 
     std::unique_ptr<link> l(new link());
@@ -289,8 +398,9 @@ doca_error_t pending::accept(const link_params &mine, const hello_info &hello, u
         reject(rc, "the server could not create the shared-memory segment");
         return rc;
     }
-    if ((rc = softcomch::event_fd::create(l->my_event_)) != DOCA_SUCCESS) {
-        reject(rc, "the server could not create an eventfd");
+    unique_fd wake_end;
+    if ((rc = wake_listener::create(l->my_wake_, wake_end)) != DOCA_SUCCESS) {
+        reject(rc, "the server could not create its wake-up socket");
         return rc;
     }
     if ((rc = l->segment_.producer(s2c, l->tx_)) != DOCA_SUCCESS ||
@@ -306,16 +416,18 @@ doca_error_t pending::accept(const link_params &mine, const hello_info &hello, u
     m.s2c_limit = sp.rings[s2c].limit;
     m.max_record = sp.rings[c2s].max_record;
     m.segment_size = l->segment_.size();
-    const int fds[2] = {l->segment_.fd(), l->my_event_.fd()};
+    const int fds[2] = {l->segment_.fd(), wake_end.get()};
     if ((rc = send_wire(sock_.get(), m, fds, 2)) != DOCA_SUCCESS)
         return rc;
     // The client holds its own descriptor now; the mapping keeps the memory alive for us.
     l->segment_.release_fd();
     l->sock_ = std::move(sock_);
-    l->peer_event_ = std::move(peer_event_);
+    l->peer_wake_ = std::move(peer_wake_);
     l->max_msg_size_ = max_msg;
     l->id_ = id;
-    l->peer_pid_ = hello.pid;
+    l->peer_pid_ = int(peer_.pid);
+    l->peer_ = std::move(peer_);
+    l->limits_ = mine;
     out = std::move(l);
     return DOCA_SUCCESS;
 }
@@ -354,24 +466,42 @@ doca_error_t listener::accept(std::unique_ptr<transport::pending> &out)
 {
     if (!reserve_) // spent on the last refusal: take it back while a descriptor is free
         reserve_.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-    unique_fd s;
-    doca_error_t rc = accept_from(sock_.get(), s);
-    bool refuse = false;
-    if (rc == DOCA_ERROR_NO_MEMORY && (errno == EMFILE || errno == ENFILE) && reserve_) {
-        // Out of descriptors (the kernel says so before it looks at the backlog): a waiting
-        // client would stay in the backlog, and the listener readable, for ever. If one waits,
-        // free the reserve, accept it on that slot, and have it refused.
-        pollfd p{sock_.get(), POLLIN, 0};
-        if (::poll(&p, 1, 0) != 1)
-            return DOCA_ERROR_AGAIN;
-        reserve_.reset();
-        rc = accept_from(sock_.get(), s);
-        refuse = rc == DOCA_SUCCESS;
+    for (;;) {
+        unique_fd s;
+        doca_error_t rc = accept_from(sock_.get(), s);
+        if (rc == DOCA_ERROR_NO_MEMORY && (errno == EMFILE || errno == ENFILE) && reserve_) {
+            // Out of descriptors (the kernel says so before it looks at the backlog): a waiting
+            // client would stay in the backlog, and the listener readable, for ever. If one
+            // waits, free the reserve, accept it on that slot, and have it refused (unidentified:
+            // the refusal reads nothing from it and needs no descriptor for its process).
+            pollfd p{sock_.get(), POLLIN, 0};
+            if (::poll(&p, 1, 0) != 1)
+                return DOCA_ERROR_AGAIN;
+            reserve_.reset();
+            if ((rc = accept_from(sock_.get(), s)) != DOCA_SUCCESS)
+                return rc;
+            out = std::make_unique<pending>(std::move(s), peer_identity{});
+            return DOCA_ERROR_FULL;
+        }
+        if (rc != DOCA_SUCCESS)
+            return rc;
+        peer_identity peer;
+        if (identify_peer(s.get(), peer) != DOCA_SUCCESS)
+            continue; // no credentials: not a local peer we can talk to
+        if (!peer_uid_allowed(peer.uid)) {
+            // Only our own uid (or root) may connect; the hardware analogue is that only the
+            // PCIe peer reaches a server. Told why, then dropped before a byte is read.
+            SC_LOG_WARN("server endpoint %s: refused a client of uid %u (pid %d): not our uid %u",
+                        info_.socket_path.c_str(), unsigned(peer.uid), int(peer.pid),
+                        unsigned(::geteuid()));
+            pending refused(std::move(s), std::move(peer));
+            refused.reject(DOCA_ERROR_NOT_PERMITTED, "the server runs as another user");
+            refused.discard_input(); // so that the client reads the REJECT, not a reset
+            continue;
+        }
+        out = std::make_unique<pending>(std::move(s), std::move(peer));
+        return DOCA_SUCCESS;
     }
-    if (rc != DOCA_SUCCESS)
-        return rc;
-    out = std::make_unique<pending>(std::move(s));
-    return refuse ? DOCA_ERROR_FULL : DOCA_SUCCESS;
 }
 
 // ---- client side ----
@@ -388,7 +518,8 @@ size_t connector::handles(watch_handle (&out)[k_max_handles]) const noexcept
 void connector::reset() noexcept
 {
     sock_.reset();
-    my_event_.reset();
+    server_ = peer_identity();
+    my_wake_.reset();
     hello_sent_ = false;
 }
 
@@ -403,11 +534,23 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
                   softcomch::error_name(rc);
             return result::failed;
         }
+        if (identify_peer(sock_.get(), server_) != DOCA_SUCCESS) {
+            reset();
+            why = "the server's endpoint has no credentials";
+            return result::failed;
+        }
+        if (!peer_uid_allowed(server_.uid)) {
+            why = "the server's endpoint belongs to uid " + std::to_string(server_.uid) +
+                  ", not ours (" + std::to_string(::geteuid()) + ")";
+            reset();
+            return result::failed;
+        }
     }
     bool hello_failed = false;
     if (!hello_sent_) {
-        if (softcomch::event_fd::create(my_event_) != DOCA_SUCCESS) {
-            why = std::string("eventfd: ") + std::strerror(errno);
+        unique_fd wake_end;
+        if (doca_error_t rc = wake_listener::create(my_wake_, wake_end); rc != DOCA_SUCCESS) {
+            why = std::string("wake-up socket: ") + softcomch::error_name(rc);
             return result::failed;
         }
         wire::hello_msg m;
@@ -417,7 +560,7 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         m.bluefield = key_.bluefield;
         m.host_function = key_.host_function;
         m.server_name = key_.name;
-        const int fd = my_event_.fd();
+        const int fd = wake_end.get();
         // A failure: the server went away between connect and hello, or refused us at once
         // (its REJECT is then waiting, read below).
         hello_failed = send_wire(sock_.get(), m, &fd, 1) != DOCA_SUCCESS;
@@ -468,9 +611,20 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         reset();
         return result::failed;
     }
+    unique_fd seg_fd(d.fds[0]), wake_fd(d.fds[1]);
+    const char *bad = check_accept(*acc, params_);
+    if (bad == nullptr)
+        bad = check_sealed_memfd(seg_fd.get(), nullptr);
     std::unique_ptr<link> l(new link());
-    unique_fd seg_fd(d.fds[0]);
-    l->peer_event_ = softcomch::event_fd(unique_fd(d.fds[1]));
+    if (bad == nullptr)
+        bad = wake_target::adopt(std::move(wake_fd), server_.pid, l->peer_wake_);
+    if (bad != nullptr) {
+        why = std::string("the server broke the protocol: ") + bad;
+        reset();
+        return result::failed;
+    }
+    // The server's memory (its size bounded by check_accept), pre-faulted where the server
+    // allocated it (segment::attach).
     rc = segment::attach(seg_fd.get(), acc->segment_size, l->segment_);
     if (rc == DOCA_SUCCESS)
         rc = l->segment_.producer(c2s, l->tx_);
@@ -488,11 +642,12 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
     l->segment_.release_fd(); // the mapping stays; the descriptor is not needed any more
     l->me_ = client_side;
     l->sock_ = std::move(sock_);
-    l->my_event_ = std::move(my_event_);
+    l->my_wake_ = std::move(my_wake_);
     l->max_msg_size_ = acc->max_msg_size;
     l->id_ = acc->connection_id;
-    pid_t ppid = 0;
-    l->peer_pid_ = peer_pid(l->sock_.get(), &ppid) == DOCA_SUCCESS ? int(ppid) : 0;
+    l->peer_pid_ = int(server_.pid);
+    l->peer_ = std::move(server_);
+    l->limits_ = params_;
     hello_sent_ = false;
     out = std::move(l);
     return result::connected;

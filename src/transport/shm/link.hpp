@@ -2,14 +2,17 @@
 //
 // The shm transport's connection (transport::link and its set-up, transport.hpp): set up over
 // the fabric's Unix socket (handshake in wire.hpp), then carried by a shared-memory segment
-// holding one ring per direction, plus one eventfd per side for wake-ups and the socket itself
-// as the slow channel (consumer announce/ack/expire, wire.hpp) and liveness channel.
+// holding one ring per direction, plus one wake-up socket per side (wake.hpp) and the socket
+// itself as the slow channel (consumer announce/ack/expire, wire.hpp) and liveness channel.
+// Everything the peer hands over is checked first (peer_checks.hpp): its uid and pid come from
+// the kernel, its descriptors must be what they claim, its sizes are bounded by this side's
+// caps; a violation closes the connection (protocol_violation).
 //
 //   server: listener::open -> listener::accept -> pending::read_hello -> pending::accept
 //   client: connector::step (repeatedly, from progress) -> link
 //
 // The data-path calls of link (try_claim/commit/peek/release/arm) are inline and make no system
-// call except the eventfd write that wakes a peer which armed its notifications.
+// call except the datagram that wakes a peer which armed its notifications.
 #pragma once
 
 #include <doca_error.h>
@@ -17,12 +20,14 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "common/event_fd.hpp"
 #include "common/unique_fd.hpp"
 #include "transport/fabric.hpp"
+#include "transport/shm/peer_checks.hpp"
 #include "transport/shm/ring.hpp"
 #include "transport/shm/segment.hpp"
+#include "transport/shm/wake.hpp"
 #include "transport/transport.hpp"
 
 namespace softcomch::transport::wire {
@@ -37,6 +42,12 @@ using message_view = record_view;
 // handles() of a pollable that waits for one descriptor, `fd`, to become readable (no handle
 // while `fd` is -1).
 size_t watch_readable(watch_handle (&out)[k_max_handles], int fd) noexcept;
+
+// Bytes of the peer's consumer memory one connection maps at most (the sum over its announced
+// consumers). The mappings are pre-faulted only where the peer's files have pages (and at most
+// k_peer_populate_budget each), so this bounds address space, not memory; an announce beyond it
+// is refused with DOCA_ERROR_NO_MEMORY.
+inline constexpr uint64_t k_peer_memory_budget = uint64_t(64) << 30;
 
 class link final : public transport::link {
 public:
@@ -62,25 +73,41 @@ public:
                           const transport::memory_export &memory) noexcept override;
     void acknowledge(uint32_t consumer_id, doca_error_t status) noexcept override;
     void expire(uint32_t consumer_id) noexcept override;
+    void protocol_violation(const char *what) noexcept override;
     // Reads the liveness socket without blocking; false once the peer has gone.
     bool peer_alive() noexcept;
     // Our side's heartbeat word in the segment, the peer's heartbeat and its armed word.
     peer_activity beat(uint64_t now_ns) noexcept override;
-    // Writes the peer's eventfd (the peer armed its notifications).
-    void wake_peer() noexcept;
+    // Signals the peer's wake-up socket (the peer armed its notifications).
+    void wake_peer() noexcept { peer_wake_.signal(); }
 
 private:
     friend class pending;
     friend class connector;
     link();
     // Maps the consumer a CONSUMER_ANNOUNCE describes and hands it (or why not) to `h`; owns
-    // fds[0..nfds) from here on.
+    // fds[0..nfds) from here on. A descriptor, size, count or pid that is not what it claims
+    // is a protocol violation.
     void receive_announce(link_handler &h, const wire::consumer_announce_msg &m, int *fds,
                           size_t nfds);
+    // What is wrong with the announce before anything is mapped (nullptr: nothing).
+    const char *check_announce(const wire::consumer_announce_msg &m, int *fds, size_t nfds) const;
+    // The data path found a corrupt record in the receive ring (cold).
+    void ring_corrupted() noexcept;
+
+    // The peer's consumers this side has mapped: bounded in number and bytes (limits_).
+    struct announced {
+        uint32_t id;
+        uint64_t bytes;
+    };
 
     unique_fd sock_;
-    softcomch::event_fd my_event_;   // the peer signals it to wake us
-    softcomch::event_fd peer_event_; // we signal it to wake the peer
+    wake_listener my_wake_; // the peer signals it to wake us
+    wake_target peer_wake_; // we signal it to wake the peer
+    peer_identity peer_;    // who the kernel says is at the other end
+    link_params limits_;    // this side's caps on what the peer asks for
+    std::vector<announced> remote_;
+    uint64_t remote_bytes_ = 0;
     segment segment_;
     ring_producer tx_;
     ring_consumer rx_;
@@ -91,20 +118,27 @@ private:
 // Server side: a handshake in progress on an accepted socket.
 class pending final : public transport::pending {
 public:
-    explicit pending(unique_fd sock) : sock_(std::move(sock)) {}
+    pending(unique_fd sock, peer_identity peer) : sock_(std::move(sock)), peer_(std::move(peer)) {}
     int fd() const noexcept { return sock_.get(); }
 
     size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
     void on_ready(size_t, uint32_t) noexcept override {}
     doca_error_t read_hello(hello_info &hello) override;
     void reject(doca_error_t reason, const std::string &text) noexcept override;
+    // Reads and drops what the client sent so far (before closing after a REJECT: a socket
+    // closed with unread data makes the client's first read a reset instead of the REJECT).
+    void discard_input() noexcept;
     // Creates the segment sized from both sides' parameters and sends it to the client.
     doca_error_t accept(const link_params &mine, const hello_info &hello, uint64_t id,
                         std::unique_ptr<transport::link> &out) override;
 
 private:
+    // Refuses the client with `text` (also in hello.why) and returns DOCA_ERROR_INVALID_VALUE.
+    doca_error_t refuse(hello_info &hello, const char *text) noexcept;
+
     unique_fd sock_;
-    softcomch::event_fd peer_event_;
+    peer_identity peer_;
+    wake_target peer_wake_;
 };
 
 // Server side: the listening endpoint of one server.
@@ -117,7 +151,8 @@ public:
     int fd() const noexcept { return sock_.get(); }
     size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
     void on_ready(size_t, uint32_t) noexcept override {}
-    // DOCA_SUCCESS with a new pending link, DOCA_ERROR_AGAIN when none is waiting.
+    // DOCA_SUCCESS with a new pending link, DOCA_ERROR_AGAIN when none is waiting. A client of
+    // another uid (peer_uid_allowed) is refused here, with a REJECT and a log line.
     doca_error_t accept(std::unique_ptr<transport::pending> &out) override;
     const endpoint_info &info() const noexcept { return info_; }
 
@@ -147,7 +182,8 @@ private:
     link_params params_;
     int pid_;
     unique_fd sock_;
-    softcomch::event_fd my_event_;
+    peer_identity server_;  // the kernel's word on who listens there
+    wake_listener my_wake_; // we sleep on it; its other end travels in HELLO
     bool hello_sent_ = false;
 };
 
@@ -166,7 +202,10 @@ inline void link::commit(msg_type type, uint32_t len) noexcept
 
 inline const message_view *link::peek() noexcept
 {
-    return rx_.peek();
+    const message_view *m = rx_.peek();
+    if (m == nullptr && rx_.corrupted() && violation_ == nullptr) [[unlikely]]
+        ring_corrupted();
+    return m;
 }
 
 inline void link::release() noexcept
@@ -176,7 +215,13 @@ inline void link::release() noexcept
 
 inline bool link::arm() noexcept
 {
-    return rx_.arm();
+    if (!rx_.arm())
+        return false;
+    if (rx_.corrupted() && violation_ == nullptr) [[unlikely]] {
+        ring_corrupted(); // the check before sleeping found the corrupt record
+        return false;
+    }
+    return true;
 }
 
 } // namespace softcomch::transport::shm

@@ -8,7 +8,9 @@
 #include "common/enum_names.hpp"
 #include "common/errno_map.hpp"
 #include "transport/shm/memory_detail.hpp"
+#include "transport/shm/peer_checks.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -21,17 +23,6 @@
 #include <utility>
 
 namespace softcomch::transport::shm {
-
-namespace {
-
-// MADV_POPULATE_WRITE from <linux/mman.h> (Linux 5.14); older C libraries lack the name.
-#ifdef MADV_POPULATE_WRITE
-constexpr int k_madv_populate_write = MADV_POPULATE_WRITE;
-#else
-constexpr int k_madv_populate_write = 23;
-#endif
-
-} // namespace
 
 // errno of a process_vm_* call -> DOCA error (`gone` for ESRCH).
 doca_error_t pvw_errno(int e, doca_error_t gone) noexcept
@@ -192,13 +183,15 @@ doca_error_t unexport_memory(exported_memory &m) noexcept
 
 // Moves transfer the mapping; the source is left empty (its target no longer points anywhere).
 peer_mapping::peer_mapping(peer_mapping &&other) noexcept
-    : map_(std::move(other.map_)), target_(std::exchange(other.target_, peer_target{}))
+    : map_(std::move(other.map_)), pidfd_(std::move(other.pidfd_)),
+      target_(std::exchange(other.target_, peer_target{}))
 {}
 
 peer_mapping &peer_mapping::operator=(peer_mapping &&other) noexcept
 {
     if (this != &other) {
         map_ = std::move(other.map_); // unmaps ours first
+        pidfd_ = std::move(other.pidfd_);
         target_ = std::exchange(other.target_, peer_target{});
     }
     return *this;
@@ -216,7 +209,7 @@ uint8_t *peer_mapping::translate(uint64_t peer_addr, uint64_t len) const noexcep
 
 // Producer side, control path: every field of `d` came from the peer and is checked here once;
 // the data path then relies on the process-local target only.
-doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
+doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out, int pidfd) noexcept
 {
     // The window producers may write: non-empty, not wrapping.
     if (d.len == 0 || d.addr + d.len < d.addr)
@@ -226,8 +219,13 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
         const doca_error_t err = probe_pvw(pid_t(d.pid), d.addr);
         if (err != DOCA_SUCCESS)
             return err;
+        unique_fd own(pidfd >= 0 ? ::fcntl(pidfd, F_DUPFD_CLOEXEC, 0) : -1);
+        if (pidfd >= 0 && !own)
+            return resource_errno_to_doca(errno);
         out = peer_mapping();
-        out.target_ = peer_target{memory_mechanism::pvw, d.addr, d.len, nullptr, pid_t(d.pid)};
+        out.pidfd_ = std::move(own);
+        out.target_ = peer_target{memory_mechanism::pvw, d.addr,          d.len, nullptr,
+                                  pid_t(d.pid),          out.pidfd_.get()};
         return DOCA_SUCCESS;
     }
     if (d.mechanism != uint32_t(memory_mechanism::shared) || fd < 0)
@@ -239,23 +237,20 @@ doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept
         d.file_offset + d.map_size < d.file_offset ||
         !in_window(d.map_base, d.map_size, d.addr, d.len))
         return DOCA_ERROR_INVALID_VALUE;
-    // The file must hold every byte we map (else SIGBUS on access).
-    struct stat st;
-    if (::fstat(fd, &st) != 0)
-        return resource_errno_to_doca(errno);
-    if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) < d.file_offset + d.map_size)
+    // A sealed memfd (the peer cannot truncate it under our mapping: SIGBUS) that holds every
+    // byte we map.
+    uint64_t file_size = 0;
+    if (check_sealed_memfd(fd, &file_size) != nullptr || file_size < d.file_offset + d.map_size)
         return DOCA_ERROR_INVALID_VALUE;
-    // Pre-faulted: the first touch is slow and must not land on the data path.
-    void *m = ::mmap(nullptr, d.map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
-                     off_t(d.file_offset));
+    // Pre-faulted only where the file has pages already (the consumer wrote them when it shared
+    // its memory) and only up to k_peer_populate_budget: the size is the peer's choice, and a
+    // sparse 2 GiB file must not cost 2 GiB here. Other pages fault once, on the first payload
+    // written into them.
+    void *m =
+        ::mmap(nullptr, d.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(d.file_offset));
     if (m == MAP_FAILED)
         return resource_errno_to_doca(errno);
-    // For memfd (shmem) pages MAP_POPULATE already maps them writable (shmem needs no write
-    // notification). A reused pre-existing file on a filesystem that tracks dirty pages would
-    // get read-only entries, and each page's first write would fault on the data path:
-    // MADV_POPULATE_WRITE (Linux 5.14) maps them writable without changing a byte. Older
-    // kernels (EINVAL) keep the first-write faults.
-    (void)::madvise(m, d.map_size, k_madv_populate_write);
+    populate_allocated(m, d.map_size, fd, d.file_offset, k_peer_populate_budget);
     out = peer_mapping();
     out.map_ = mapped_region(m, d.map_size);
     out.target_ = peer_target{memory_mechanism::shared, d.addr, d.len,

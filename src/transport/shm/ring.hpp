@@ -357,6 +357,10 @@ public:
     // word: not for the per-message path).
     uint32_t pending() const noexcept;
     bool corrupted() const noexcept { return corrupted_; }
+    // Makes the ring look empty for good, as a corrupt one (the owner tears the connection down
+    // for another reason: nothing more may be delivered). A peeked message can still be
+    // released.
+    void poison() noexcept { corrupted_ = true; }
     // Messages released so far.
     uint64_t position() const noexcept { return released_; }
     uint32_t capacity() const noexcept { return mask_ + 1; }

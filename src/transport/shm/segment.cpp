@@ -12,6 +12,7 @@
 #include "transport/shm/segment.hpp"
 
 #include "common/errno_map.hpp"
+#include "transport/shm/peer_checks.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -86,45 +87,6 @@ bool canonical_layout(const ring_params &c2s_p, const ring_params &s2c_p, ring_d
     return off <= k_segment_max_size;
 }
 
-// Creates an anonymous shared-memory file: memfd when available, else a POSIX shm object that
-// is unlinked at once (so it disappears with its last fd, like a memfd). Returns -1 with errno.
-int create_shm_fd(bool *sealable) noexcept
-{
-    // Preferred: memfd, sealable so the creator can forbid shrinking (a peer that could shrink
-    // the file would make the other side fault with SIGBUS).
-    int fd = ::memfd_create("softcomch-seg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd >= 0) {
-        *sealable = true;
-        return fd;
-    }
-    // Only "memfd unavailable" (old kernel, seccomp filter) justifies the fallback; other
-    // errors (EMFILE, ENOMEM) would fail the same way below.
-    if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
-        return -1;
-    // POSIX shm objects cannot be sealed: the size is then protected only by the peers' good
-    // behaviour (documented in docs/shm_layout.md).
-    *sealable = false;
-    // Unique name per process and attempt; O_EXCL makes a collision an error, not a share.
-    static std::atomic<uint32_t> counter{0};
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        char name[64];
-        std::snprintf(name, sizeof name, "/softcomch-%d-%u", int(::getpid()),
-                      counter.fetch_add(1, std::memory_order_relaxed));
-        // 0600: only our uid may open it during the instant it has a name.
-        fd = ::shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            // Anonymous from now on: only fds keep it alive.
-            ::shm_unlink(name);
-            return fd;
-        }
-        if (errno != EEXIST)
-            return -1;
-    }
-    // Sixteen collisions in a row: somebody else owns our names; report it as an error.
-    errno = EEXIST;
-    return -1;
-}
-
 } // namespace
 
 // The server sends the fd once (SCM_RIGHTS duplicates it into the client) and may then drop
@@ -154,9 +116,10 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     if (!canonical_layout(params.rings[c2s], params.rings[s2c], descs, &total))
         return DOCA_ERROR_INVALID_VALUE;
 
-    // The backing file. Close-on-exec: a program that forks and execs must not leak it.
-    bool sealable = false;
-    unique_fd fd(create_shm_fd(&sealable));
+    // The backing file: a sealable memfd (the client refuses a segment that is not sealed, so
+    // there is no fallback to POSIX shm, which cannot be sealed). Close-on-exec: a program that
+    // forks and execs must not leak it.
+    unique_fd fd(::memfd_create("softcomch-seg", MFD_CLOEXEC | MFD_ALLOW_SEALING));
     if (!fd)
         return resource_errno_to_doca(errno);
     // Size the file. A fresh file reads as zeros, which is what the header's reserved fields
@@ -173,8 +136,8 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
             return DOCA_ERROR_NO_MEMORY;
     }
     // Seal the size: neither side can shrink (SIGBUS on the peer) or grow the file any more.
-    if (sealable)
-        (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+    if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+        return err;
 
     // Map it shared; populate the page tables now if asked (first touch is slow). The kernel
     // picks the address; nothing in the segment depends on it (offsets only).
@@ -316,21 +279,21 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
         expected_size % k_segment_align != 0)
         return DOCA_ERROR_INVALID_VALUE;
     // The file must be exactly the announced size: mapping more than the file holds would
-    // raise SIGBUS on access beyond its end.
-    // fstat on the fd we were given (not on a path): what we map is what we checked.
-    struct stat st;
-    if (::fstat(fd, &st) != 0)
-        return resource_errno_to_doca(errno);
-    // A regular file (memfd and shm objects are) of exactly the announced size.
-    if (!S_ISREG(st.st_mode) || st.st_size < 0 || uint64_t(st.st_size) != expected_size)
+    // raise SIGBUS on access beyond its end. And it must be a memfd sealed against shrinking
+    // and growing, so that the server cannot truncate it under our mapping later.
+    // Checked on the fd we were given (not on a path): what we map is what we checked.
+    uint64_t size = 0;
+    if (check_sealed_memfd(fd, &size) != nullptr || size != expected_size)
         return DOCA_ERROR_INVALID_VALUE;
 
-    // Map shared; populate now if asked (first touch is slow).
+    // Map shared; populate now if asked (first touch is slow), but only the pages the file
+    // holds: it is the server's, and a sparse one must cost this side nothing.
     // Read-write: the client produces on c2s and updates its consumer words on s2c.
-    const int mflags = MAP_SHARED | (prefault ? MAP_POPULATE : 0);
-    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, mflags, fd, 0);
+    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
         return resource_errno_to_doca(errno);
+    if (prefault)
+        populate_allocated(base, expected_size, fd, 0, expected_size);
 
     // Validate everything before a single ring word is used. On failure the mapping goes away
     // again and `out` is untouched.

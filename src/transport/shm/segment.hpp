@@ -141,17 +141,19 @@ public:
     // Bytes of a segment with these rings (header + two page-aligned rings); 0 if invalid.
     static uint64_t size_for(const ring_params &c2s_params, const ring_params &s2c_params) noexcept;
 
-    // Server side. Creates the memfd (memfd_create(MFD_CLOEXEC | MFD_ALLOW_SEALING); falls back
-    // to shm_open + shm_unlink where memfd is unavailable), sizes it, seals its size, maps it
-    // shared, builds header and rings and publishes the version. `out` receives the segment
+    // Server side. Creates the memfd (memfd_create(MFD_CLOEXEC | MFD_ALLOW_SEALING); there is
+    // no fallback: the client refuses an unsealed segment), sizes it, seals it (shrink, grow,
+    // seal), maps it shared, builds header and rings and publishes the version. `out` receives the segment
     // (it keeps the fd for sending to the client) only on success.
     // Errors: DOCA_ERROR_INVALID_VALUE (bad params), DOCA_ERROR_NO_MEMORY (ftruncate/mmap out of
     // memory, ENOSPC), DOCA_ERROR_OPERATING_SYSTEM (other system call failures).
     static doca_error_t create(const segment_params &params, segment &out) noexcept;
 
-    // Client side. `fd` is borrowed (not closed, not kept). Checks that the file is exactly
-    // `expected_size` bytes, maps it and validates the whole header and both ring configs.
-    // Errors: DOCA_ERROR_INVALID_VALUE (size mismatch or any header/ring check failed),
+    // Client side. `fd` is borrowed (not closed, not kept). Checks that the file is a memfd
+    // sealed against shrinking and growing (peer_checks.hpp) of exactly `expected_size` bytes,
+    // maps it (when `prefault`, the pages the file already has are populated; holes are never
+    // allocated: the file is the server's) and validates the whole header and both ring configs.
+    // Errors: DOCA_ERROR_INVALID_VALUE (unsealed, size mismatch or any header/ring check failed),
     // DOCA_ERROR_UNSUPPORTED_VERSION (another layout version), DOCA_ERROR_AGAIN (version still
     // 0: not published yet), DOCA_ERROR_NO_MEMORY / DOCA_ERROR_OPERATING_SYSTEM (mmap/fstat).
     static doca_error_t attach(int fd, uint64_t expected_size, segment &out,

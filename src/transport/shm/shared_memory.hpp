@@ -29,22 +29,22 @@
 //   consumer:  unexport_memory(exp)  when the mmap is stopped (after the peer unmapped)
 //
 // HAZARDS of share_range() (also in docs/shm_layout.md section 10.10):
-//   1. Edge pages. The range is widened to whole pages. Bytes of the first and last page that
-//      lie outside [addr, addr + len) belong to someone else (malloc metadata, neighbouring
-//      allocations) and become part of the shared file too. The peer side never writes
-//      outside [addr, addr + len) (map_peer/copy_to_peer check every access against that
-//      window, not against the pages), but the bytes ARE in a file the peer holds.
-//      Page-aligned allocations (aligned_alloc(4096, n * 4096), mmap, or glibc malloc of
-//      >= 128 KiB, which mmaps a private chunk) have no foreign neighbours.
+//   1. Edge pages. The file the peer gets covers the range widened to whole pages, but only
+//      the whole pages INSIDE [addr, addr + len) (the inner pages) are mapped over the
+//      program's memory. The first and last page, when the range does not fill them, stay the
+//      program's private memory: bytes of theirs outside the range (malloc metadata,
+//      neighbouring allocations) never reach the file, so a peer that writes every byte of
+//      the file it holds cannot touch them. The peer's writes to the registered part of an
+//      edge page land in the file only; the consumer copies them into place when a
+//      completion covers them (deliver_edges(), from consumer_endpoint::peek): a bounce of
+//      at most two pages' worth per completion, none for page-aligned ranges.
 //   2. The switch is not atomic for concurrent writers. share_range has the kernel copy the
-//      current contents into the memfd (pwrite), then maps the memfd over the range (mmap
-//      MAP_FIXED: one step under the kernel's mmap lock, so readers never see a hole or
-//      zeros). A write by ANOTHER THREAD to any byte of the widened range between the copy and
-//      the mmap is lost. The caller must not write the range meanwhile; for the edge pages
-//      that includes unrelated code touching neighbours (another thread's malloc/free next to
-//      a small heap buffer). The window is kept short (interior pages are copied first, the two
-//      edge pages last, right before the mmap), but it exists. unshare_range has the same
-//      window (pread into fresh private pages, then mremap over the range).
+//      current contents of the inner pages into the memfd (pwrite), then maps the memfd over
+//      them (mmap MAP_FIXED: one step under the kernel's mmap lock, so readers never see a
+//      hole or zeros). A write by ANOTHER THREAD to an inner page between the copy and the
+//      mmap is lost: the caller must not write its range meanwhile. (The edge pages, where
+//      other code's data may live, are never switched.) unshare_range has the same window
+//      (pread into fresh private pages, then mremap over the range).
 //      A MAP_FIXED/mremap that fails half-way (ENOMEM, vm.max_map_count reached) may leave the
 //      range unmapped on older kernels; share_range refuses (NO_MEMORY) when the process is
 //      within 8 mappings of vm.max_map_count, since sharing part of a mapping splits it.
@@ -62,9 +62,8 @@
 //      MADV_DONTFORK, mlock() (unless mlockall(MCL_FUTURE)) and transparent huge pages of the
 //      old pages are not carried over. Shared memfd pages are shmem: they count as "shared"
 //      in the process's memory statistics.
-//   5. fork(). Children of a process with shared ranges would share those pages (including
-//      the foreign edge bytes, e.g. malloc metadata) with the parent instead of getting copy-
-//      on-write copies. A pthread_atfork child handler therefore turns every shared range back
+//   5. fork(). Children of a process with shared ranges would share the inner pages with the
+//      parent instead of getting copy-on-write copies. A pthread_atfork child handler therefore turns every shared range back
 //      into private memory in the child (an eager copy: the kernel's "copy on fork" semantics
 //      of pinned RDMA memory). The copy is taken just after the fork returns, so the child may
 //      see parent or peer writes made in that short interval, unlike a copy-on-write snapshot.
@@ -74,8 +73,10 @@
 //      unmapped (part of) the range first, unshare_range restores only the pages still mapped
 //      to our memfd and leaves the rest alone. While shared, the peer can write the registered
 //      window (by design) and could in principle read the edge bytes (it is the same user).
-//   7. The memfd is sealed (no shrink/grow), so the peer cannot truncate it and make the
-//      consumer fault with SIGBUS. A reused pre-existing shared file is not ours to seal.
+//   7. The memfd is sealed (no shrink/grow, no further seals), so the peer cannot truncate it
+//      and make the consumer fault with SIGBUS; the peer refuses a file that is not sealed so.
+//      A pre-existing shared file is reused only when it is sealed so already and the range
+//      is page-aligned (it cannot be bounced); otherwise NOT_SUPPORTED and auto uses pvw.
 //
 // Thread safety: control-path functions may be called from any thread (a process-wide mutex
 // guards the registry of shared ranges). copy_to_peer() is thread-safe (no state).
@@ -142,10 +143,15 @@ struct shared_range {
     uint64_t size = 0;        // bytes of shared pages (page multiple, covers [addr, addr+len))
     uint64_t file_offset = 0; // offset of `base` in fd (0 for our memfds)
     uint64_t ino = 0;         // inode of fd: finds our pages in /proc/self/maps
-    bool remapped = false;    // true: share_range replaced the memory; unshare restores it
+    uint64_t inner_base = 0;  // the whole pages inside [addr, addr + len), mapped over the
+    uint64_t inner_size = 0;  //   program's memory (hazard 1); 0 bytes when there are none
+    const uint8_t *shadow = nullptr; // our read-only view of the file (edge pages: hazard 1)
+    bool remapped = false;           // true: share_range replaced the memory; unshare restores it
     // Offset of addr inside the shared pages.
     uint64_t offset() const noexcept { return addr - base; }
     bool valid() const noexcept { return size != 0; }
+    // Some registered bytes lie on edge pages, which deliver_edges() copies into place.
+    bool has_edges() const noexcept { return shadow != nullptr; }
     // Closes the fd and clears every field WITHOUT unsharing (used by unshare_range and moves).
     void release() noexcept;
 };
@@ -160,6 +166,12 @@ struct shared_range {
 //   DOCA_ERROR_NO_MEMORY       memfd/mmap/mremap ran out of memory or descriptors
 //   DOCA_ERROR_OPERATING_SYSTEM  /proc/self/maps unreadable, or another system call failed
 SOFTCOMCH_API doca_error_t share_range(void *addr, size_t len, shared_range &out) noexcept;
+
+// Copies the registered bytes of [peer_addr, peer_addr + len) that lie on the edge pages of `r`
+// from the file into place (hazard 1): what the peer wrote there reaches the program. Bytes
+// outside the registered range or on inner pages are not touched. The consumer calls it for
+// each completion, after the completion's acquire (the producer's writes are visible).
+void deliver_edges(const shared_range &r, uint64_t peer_addr, uint64_t len) noexcept;
 
 // Turns the pages back into private anonymous memory with the same contents (and the same
 // protection), so fork/COW semantics are as before; closes the fd and clears `r`. Pages the
@@ -225,7 +237,8 @@ struct peer_target {
     uint64_t addr = 0;        // window start in the consumer's address space
     uint64_t len = 0;         // window length
     uint8_t *local = nullptr; // shared: our address of `addr`
-    pid_t pid = 0;            // pvw: the consumer
+    pid_t pid = 0;            // pvw: the consumer (the kernel's pid of the connection)
+    int pidfd = -1;           // pvw: a pidfd of it, -1 if none: no write once it has exited
 };
 
 // The producer's view of one consumer range.
@@ -246,19 +259,26 @@ public:
     bool valid() const noexcept { return target_.mechanism != memory_mechanism::none; }
 
 private:
-    friend doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept;
+    friend doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out,
+                                 int pidfd) noexcept;
 
     mapped_region map_; // shared: our mapping of the fd
+    unique_fd pidfd_;   // pvw: ours (target_.pidfd)
     peer_target target_;
 };
 
 // Builds the producer's view from the consumer's description. shared: checks the geometry
-// (page multiples, window inside the pages, file large enough), maps `fd` MAP_SHARED
-// read/write (pre-faulted) at an address of the kernel's choosing. pvw: `fd` is ignored;
-// probe_pvw() checks access now. `fd` is borrowed. Errors: DOCA_ERROR_INVALID_VALUE (bad
-// description or file), DOCA_ERROR_NOT_PERMITTED / DOCA_ERROR_NOT_FOUND (pvw probe),
-// DOCA_ERROR_NO_MEMORY / DOCA_ERROR_OPERATING_SYSTEM (fstat/mmap).
-doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out) noexcept;
+// (page multiples, window inside the pages, file large enough) and the file (a memfd sealed
+// against shrinking and growing, peer_checks.hpp), maps `fd` MAP_SHARED read/write at an
+// address of the kernel's choosing, pre-faulting only the pages the file already has, at most
+// k_peer_populate_budget bytes (the peer chose the size: a sparse file costs nothing). pvw: `fd` is ignored; probe_pvw() checks access now;
+// `pidfd` (borrowed, duplicated; -1: none) lets copy_to_peer refuse once the consumer exited.
+// `fd` is borrowed. Errors: DOCA_ERROR_INVALID_VALUE (bad description or file),
+// DOCA_ERROR_NOT_PERMITTED / DOCA_ERROR_NOT_FOUND (pvw probe), DOCA_ERROR_NO_MEMORY /
+// DOCA_ERROR_OPERATING_SYSTEM (fstat/mmap).
+doca_error_t map_peer(int fd, const memory_desc &d, peer_mapping &out, int pidfd = -1) noexcept;
+// Bytes of one peer mapping that map_peer() pre-faults at most (where the file has pages).
+inline constexpr uint64_t k_peer_populate_budget = uint64_t(256) << 20;
 
 // Tests process_vm_* access to `pid` by reading one byte at `peer_addr` (read and write need
 // the same ptrace access). DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED (EPERM: Yama, uid,

@@ -7,6 +7,7 @@
 
 #include "common/errno_map.hpp"
 #include "transport/shm/memory_detail.hpp"
+#include "transport/shm/peer_checks.hpp"
 #include "transport/shm/proc_maps.hpp"
 
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,10 +32,12 @@ namespace {
 // ---- registry of shared ranges (overlap checks and the fork child handler) ------------------
 
 struct registry_entry {
-    uint64_t base;
+    uint64_t base; // the widened range (the file's pages)
     uint64_t size;
+    uint64_t inner_base; // the pages mapped over the program's memory (shared_range)
+    uint64_t inner_size;
     uint64_t ino;
-    uint64_t file_offset;
+    uint64_t file_offset; // of `base`
     bool remapped;
     int fd; // our own dup of the file (remapped ranges; -1 otherwise): the fork child handler
             // reads the contents from it, independent of what the program does with its fds
@@ -93,8 +97,8 @@ bool file_read(int fd, uint8_t *dst, uint64_t len, uint64_t off) noexcept
 }
 
 // [mem, mem + len) (page aligned, len a page multiple) into the file at `off`: interior pages
-// first, the first and last page last. The edge pages may hold foreign bytes that other
-// threads write, so they are copied as late as possible before the switch (hazard 2).
+// first, the first and last page last, so that the pages nearest to the program's other data
+// are copied as late as possible before the switch (hazard 2).
 bool write_edges_last(int fd, const uint8_t *mem, uint64_t len, uint64_t off) noexcept
 {
     const uint64_t ps = page_size();
@@ -225,7 +229,8 @@ void atfork_child() noexcept
     registry &r = reg();
     for (const registry_entry &e : r.entries) {
         if (e.remapped)
-            (void)privatize_range(e.base, e.size, e.ino, e.file_offset, e.fd);
+            (void)privatize_range(e.inner_base, e.inner_size, e.ino,
+                                  e.file_offset + (e.inner_base - e.base), e.fd);
         if (e.fd >= 0)
             ::close(e.fd);
     }
@@ -256,7 +261,8 @@ bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) noexcept
 // Moves transfer the sharing; the source is emptied (its destructor then unshares nothing).
 shared_range::shared_range(shared_range &&o) noexcept
     : fd(std::move(o.fd)), addr(o.addr), len(o.len), base(o.base), size(o.size),
-      file_offset(o.file_offset), ino(o.ino), remapped(o.remapped)
+      file_offset(o.file_offset), ino(o.ino), inner_base(o.inner_base), inner_size(o.inner_size),
+      shadow(o.shadow), remapped(o.remapped)
 {
     o.release();
 }
@@ -273,6 +279,9 @@ shared_range &shared_range::operator=(shared_range &&o) noexcept
         size = o.size;
         file_offset = o.file_offset;
         ino = o.ino;
+        inner_base = o.inner_base;
+        inner_size = o.inner_size;
+        shadow = o.shadow;
         remapped = o.remapped;
         o.release();
     }
@@ -289,8 +298,46 @@ shared_range::~shared_range()
 void shared_range::release() noexcept
 {
     fd.reset();
-    addr = len = base = size = file_offset = ino = 0;
+    addr = len = base = size = file_offset = ino = inner_base = inner_size = 0;
+    shadow = nullptr;
     remapped = false;
+}
+
+namespace {
+
+// The registered bytes on the edge pages of `r`: [lo[0], hi[0]) at the start, [lo[1], hi[1]) at
+// the end (either may be empty). Without inner pages every registered byte is on an edge page.
+void edge_parts(const shared_range &r, uint64_t lo[2], uint64_t hi[2]) noexcept
+{
+    const uint64_t end = r.addr + r.len;
+    if (r.inner_size == 0) {
+        lo[0] = r.addr;
+        hi[0] = end;
+        lo[1] = hi[1] = end;
+        return;
+    }
+    lo[0] = r.addr;
+    hi[0] = r.inner_base;
+    lo[1] = r.inner_base + r.inner_size;
+    hi[1] = end;
+}
+
+} // namespace
+
+void deliver_edges(const shared_range &r, uint64_t peer_addr, uint64_t len) noexcept
+{
+    if (r.shadow == nullptr || len == 0)
+        return;
+    uint64_t lo[2], hi[2];
+    edge_parts(r, lo, hi);
+    const uint64_t a = peer_addr, b = peer_addr + len < peer_addr ? ~uint64_t(0) : peer_addr + len;
+    for (int i = 0; i < 2; ++i) {
+        const uint64_t x = std::max(a, lo[i]), y = std::min(b, hi[i]);
+        if (x >= y)
+            continue;
+        // From our view of the file (what the peer wrote) to the program's private edge page.
+        std::memcpy(reinterpret_cast<void *>(x), r.shadow + (x - r.base), y - x);
+    }
 }
 
 // share_range() under the registry lock. `res` is filled only on success (a valid range's
@@ -306,14 +353,24 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
     const uint64_t base = a & ~(ps - 1);
     const uint64_t end = (a + len + ps - 1) & ~(ps - 1);
     const uint64_t size = end - base;
+    // The whole pages inside the registered range: the only ones mapped over the program's
+    // memory (hazard 1). None when the range lies within one or two partial pages.
+    uint64_t inner_lo = (a + ps - 1) & ~(ps - 1);
+    uint64_t inner_hi = (a + len) & ~(ps - 1);
+    if (inner_hi <= inner_lo)
+        inner_lo = inner_hi = 0;
+    const uint64_t inner_size = inner_hi - inner_lo;
+    const bool edges = inner_lo != base || inner_hi != end;
 
     install_atfork();
     registry &r = reg();
     // Held throughout: shares and unshares are serialized, and a fork() (prepare handler) waits
     // until this one is complete, so a child never inherits a half-switched range.
     std::lock_guard<std::mutex> lock(r.mutex);
+    // Two ranges may share an edge page (neither switches it); an inner page belongs to one.
     for (const registry_entry &e : r.entries) {
-        if (overlaps(e.base, e.size, base, size))
+        if (overlaps(e.inner_base, e.inner_size, base, size) ||
+            overlaps(inner_lo, inner_size, e.base, e.size))
             return DOCA_ERROR_IN_USE;
     }
     // Room for the registry entry now, so nothing can fail after the switch.
@@ -352,8 +409,12 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
     int registry_fd = -1;
 
     if (all_shared) {
-        // Already shared memory: hand out the same file. Reopening it needs the map_files
-        // privilege (CAP_SYS_ADMIN / CAP_CHECKPOINT_RESTORE); without it the caller falls back.
+        // Already shared memory: hand out the same file, which cannot be bounced: only a
+        // page-aligned range (no foreign bytes in the file's pages we hand out) of a file sealed
+        // as the peer requires (peer_checks.hpp). Reopening it needs the map_files privilege
+        // (CAP_SYS_ADMIN / CAP_CHECKPOINT_RESTORE); without it the caller falls back.
+        if (edges)
+            return DOCA_ERROR_NOT_SUPPORTED;
         // "/proc/self/map_files/" + two 16-digit hex numbers + '-' fits easily.
         char path[96];
         const vma_info &v0 = vmas[0];
@@ -377,10 +438,10 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         struct stat st;
         if (::fstat(fd.get(), &st) != 0 || uint64_t(st.st_ino) != v0.inode)
             return DOCA_ERROR_NOT_SUPPORTED; // changed under us
-        // hugetlbfs files (st_blksize = the huge page size) can only be mapped at huge-page
-        // granularity, which the peer's page-granular description cannot promise: refuse
-        // (auto falls back to pvw).
-        if (uint64_t(st.st_blksize) != ps)
+        // Unsealed (the peer would refuse it), or hugetlbfs (st_blksize = the huge page size:
+        // mappable only at huge-page granularity, which the peer's page-granular description
+        // cannot promise): refuse (auto falls back to pvw).
+        if (check_sealed_memfd(fd.get(), nullptr) != nullptr)
             return DOCA_ERROR_NOT_SUPPORTED;
         res.fd = std::move(fd);
         res.file_offset = v0.offset; // already clipped to base
@@ -388,54 +449,78 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         res.remapped = false;
     } else if (all_private) {
         // Splitting mappings near vm.max_map_count could make the switch fail half-way.
-        if (near_map_limit())
+        if (inner_size != 0 && near_map_limit())
             return DOCA_ERROR_NO_MEMORY;
         // Fresh sealed memfd of the widened size.
         unique_fd fd(::memfd_create("softcomch-mem", MFD_CLOEXEC | MFD_ALLOW_SEALING));
         if (!fd)
             return resource_errno_to_doca(errno);
-        // Sized to the widened range; a fresh memfd reads as zeros until written.
+        // Sized to the widened range; a fresh memfd reads as zeros until written. The edge
+        // pages' foreign bytes never go in: those parts of the file stay zero.
         if (::ftruncate(fd.get(), off_t(size)) != 0)
             return resource_errno_to_doca(errno);
-        // The peer gets this fd: it must not be able to shrink it under our pointers (SIGBUS).
-        (void)::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+        // The peer gets this fd: it must not be able to shrink it under our pointers (SIGBUS);
+        // it refuses one that is not sealed.
+        if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+            return err;
         // The inode finds our pages in /proc/self/maps later (unshare, fork child).
         struct stat st;
         if (::fstat(fd.get(), &st) != 0)
             return resource_errno_to_doca(errno);
-        // Our own reference for the registry (fork child handler), taken before the switch so
-        // that nothing can fail after it.
-        unique_fd own(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 0));
-        if (!own)
-            return resource_errno_to_doca(errno);
-        // Current contents into the file (kernel copy, edge pages last: hazard 2)...
-        if (!write_edges_last(fd.get(), reinterpret_cast<const uint8_t *>(base), size, 0))
-            return resource_errno_to_doca(errno);
-        // ...and the file's pages over the range in one step: MAP_FIXED replaces the old pages
-        // under the kernel's mmap lock, so no other thread sees a hole or zeros. (Near the map
-        // limit a failure could leave a hole on older kernels: refused above.)
-        void *m = ::mmap(reinterpret_cast<void *>(base), size, PROT_READ | PROT_WRITE,
-                         MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd.get(), 0);
-        if (m == MAP_FAILED)
-            return resource_errno_to_doca(errno);
+        // Our view of the edge pages' file bytes, for deliver_edges(). Not inherited by fork
+        // children (they get private copies of the program's memory, not its consumers).
+        void *shadow = nullptr;
+        if (edges) {
+            shadow = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
+            if (shadow == MAP_FAILED)
+                return resource_errno_to_doca(errno);
+            (void)::madvise(shadow, size, MADV_DONTFORK);
+        }
+        mapped_region shadow_guard(shadow, shadow ? size : 0); // unmapped on failure
+        if (inner_size != 0) {
+            // Our own reference for the registry (fork child handler), taken before the switch
+            // so that nothing can fail after it.
+            unique_fd own(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 0));
+            if (!own)
+                return resource_errno_to_doca(errno);
+            // Current contents of the inner pages into the file (kernel copy: hazard 2)...
+            if (!write_edges_last(fd.get(), reinterpret_cast<const uint8_t *>(inner_lo), inner_size,
+                                  inner_lo - base))
+                return resource_errno_to_doca(errno);
+            // ...and the file's pages over them in one step: MAP_FIXED replaces the old pages
+            // under the kernel's mmap lock, so no other thread sees a hole or zeros. (Near the
+            // map limit a failure could leave a hole on older kernels: refused above.)
+            void *m =
+                ::mmap(reinterpret_cast<void *>(inner_lo), inner_size, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd.get(), off_t(inner_lo - base));
+            if (m == MAP_FAILED)
+                return resource_errno_to_doca(errno);
+            registry_fd = own.release();
+        }
         // Switched: from here on nothing may fail (the registry capacity is reserved).
+        res.shadow = static_cast<const uint8_t *>(shadow_guard.release());
         res.fd = std::move(fd);
         res.file_offset = 0;
         res.ino = uint64_t(st.st_ino);
-        res.remapped = true;
-        registry_fd = own.release();
+        res.remapped = inner_size != 0;
     } else {
         // File-backed private, stacks, executable/read-only, mixed kinds: not ours to replace.
         return DOCA_ERROR_NOT_SUPPORTED;
     }
+    if (all_shared) {
+        inner_lo = base; // nothing bounced: the whole (page-aligned) range is the file's
+        inner_hi = end;
+    }
 
     // Capacity was reserved above: cannot throw.
-    r.entries.push_back(
-        registry_entry{base, size, res.ino, res.file_offset, res.remapped, registry_fd});
+    r.entries.push_back(registry_entry{base, size, inner_lo, inner_hi - inner_lo, res.ino,
+                                       res.file_offset, res.remapped, registry_fd});
     res.addr = a;
     res.len = len;
     res.base = base;
     res.size = size;
+    res.inner_base = inner_lo;
+    res.inner_size = inner_hi - inner_lo;
     return DOCA_SUCCESS;
 }
 
@@ -460,17 +545,21 @@ doca_error_t unshare_range(shared_range &rg) noexcept
     if (rg.remapped) {
         // Back to private pages; on failure keep everything so the call can be repeated.
         const doca_error_t err =
-            privatize_range(rg.base, rg.size, rg.ino, rg.file_offset, rg.fd.get());
+            privatize_range(rg.inner_base, rg.inner_size, rg.ino,
+                            rg.file_offset + (rg.inner_base - rg.base), rg.fd.get());
         if (err != DOCA_SUCCESS)
             return err;
     }
-    // Forget it (absent in a fork child, whose registry was cleared).
+    // Forget it (absent in a fork child, whose registry was cleared: there the shadow view was
+    // not inherited, MADV_DONTFORK, and its address may be in other use).
     for (size_t i = 0; i < r.entries.size(); ++i) {
         const registry_entry &e = r.entries[i];
         if (e.base == rg.base && e.size == rg.size && e.ino == rg.ino) {
             if (e.fd >= 0)
                 ::close(e.fd);
             r.entries.erase(r.entries.begin() + std::ptrdiff_t(i));
+            if (rg.shadow != nullptr)
+                ::munmap(const_cast<uint8_t *>(rg.shadow), rg.size);
             break;
         }
     }

@@ -74,10 +74,14 @@ doca_error_t export_consumer_memory(void *addr, size_t len,
     return DOCA_SUCCESS;
 }
 
-doca_error_t create_consumer(const consumer_params &params,
+doca_error_t create_consumer(const consumer_params &params, const transport::memory_export &memory,
                              std::unique_ptr<transport::consumer_endpoint> &out)
 {
-    return consumer_endpoint::create(params, out);
+    // Objects of one transport only meet each other (transport.hpp).
+    if (&memory.ops() != &traits::ops())
+        return DOCA_ERROR_INVALID_VALUE;
+    return consumer_endpoint::create(params, static_cast<const memory_export &>(memory).exported(),
+                                     out);
 }
 
 doca_error_t create_write_plan(std::unique_ptr<transport::write_plan> &out, std::string &why)

@@ -54,7 +54,7 @@ struct recorder final : link_handler {
     std::vector<announced> announcements;
     std::vector<std::pair<uint32_t, doca_error_t>> acks;
     std::vector<uint32_t> expiries;
-    std::vector<doca_error_t> dropped;
+    std::vector<std::string> rejected;
 
     void consumer_announced(uint32_t id, std::unique_ptr<remote_consumer> c,
                             doca_error_t status) override
@@ -66,7 +66,7 @@ struct recorder final : link_handler {
         acks.emplace_back(id, status);
     }
     void consumer_expired(uint32_t id) override { expiries.push_back(id); }
-    void message_dropped(doca_error_t rc) override { dropped.push_back(rc); }
+    void peer_rejected(doca_error_t, const std::string &text) override { rejected.push_back(text); }
 };
 
 // What the progress engine does when a link's socket becomes readable, then service().
@@ -195,7 +195,7 @@ TEST(unit_transport_boundary, shm_connection_through_the_interfaces)
     std::unique_ptr<memory_export> exported;
     ASSERT_EQ(t.export_memory(mem, mem_len, exported, why), DOCA_SUCCESS) << why;
     std::unique_ptr<consumer_endpoint> ep;
-    ASSERT_EQ(t.make_consumer(consumer_params{4, 8, 7}, ep), DOCA_SUCCESS);
+    ASSERT_EQ(t.make_consumer(consumer_params{4, 8, 7}, *exported, ep), DOCA_SUCCESS);
     watch_handle hs[k_max_handles];
     EXPECT_EQ(ep->handles(hs), 1u);
     ASSERT_EQ(p.c->announce(*ep, *exported), DOCA_SUCCESS);
@@ -261,7 +261,8 @@ TEST(unit_transport_boundary, shm_connection_through_the_interfaces)
     EXPECT_EQ(serve(*p.s, server_side), 1u);
     ASSERT_EQ(server_side.expiries.size(), 1u);
     EXPECT_EQ(server_side.expiries[0], 7u);
-    EXPECT_TRUE(server_side.dropped.empty());
+    EXPECT_TRUE(server_side.rejected.empty());
+    EXPECT_EQ(p.s->violation(), nullptr);
 
     // The client goes: the server's link notices the hang-up.
     a.consumer.reset();
@@ -295,7 +296,7 @@ TEST(unit_transport_boundary, pvw_memory_and_a_refusal)
     EXPECT_NE(why.find("SOFTCOMCH_MEMORY"), std::string::npos);
     ::unsetenv("SOFTCOMCH_MEMORY");
     std::unique_ptr<consumer_endpoint> ep;
-    ASSERT_EQ(t.make_consumer(consumer_params{2, 0, 9}, ep), DOCA_SUCCESS);
+    ASSERT_EQ(t.make_consumer(consumer_params{2, 0, 9}, *exported, ep), DOCA_SUCCESS);
     ASSERT_EQ(p.c->announce(*ep, *exported), DOCA_SUCCESS);
     recorder server_side;
     EXPECT_EQ(serve(*p.s, server_side), 1u);

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "child_process.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <thread>
+
+namespace sc_test {
+
+using clock = std::chrono::steady_clock;
+
+// ---- child processes ----
+
+pid_t spawn(const std::function<int()> &body)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int rc = 99;
+        try {
+            rc = body();
+        } catch (...) {
+            rc = 98;
+        }
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
+    return pid;
+}
+
+int wait_child(pid_t pid, std::chrono::milliseconds timeout)
+{
+    auto end = clock::now() + timeout;
+    for (;;) {
+        int st = 0;
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (clock::now() > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(1ms);
+    }
+}
+
+void use_private_fabric(const std::string &tag)
+{
+    std::string clean;
+    for (char ch : tag)
+        clean += (isalnum((unsigned char)ch) || ch == '.' || ch == '_' || ch == '-') ? ch : '-';
+    std::string name = "t-" + clean.substr(0, 40) + "-" + std::to_string(getpid());
+    setenv("SOFTCOMCH_FABRIC", name.c_str(), 1);
+}
+
+} // namespace sc_test

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Child processes and private fabrics for the tests, with no DOCA library: the public-API harness
+// (comch_harness.hpp) and the tests that link the layers' own objects (the doctor's, the
+// hostile peer's) both use them. Definitions in child_process.cpp (softcomch_test_process).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+namespace sc_test {
+
+using namespace std::chrono_literals;
+
+// ---- child processes ----
+
+// Runs `body` in a forked child; its return value is the exit status. Failures inside the child
+// are reported with child_check().
+pid_t spawn(const std::function<int()> &body);
+
+// Waits for `pid`; kills it after `timeout`. Returns its exit status, or 128+signal, or -1 on
+// timeout.
+int wait_child(pid_t pid, std::chrono::milliseconds timeout = 20000ms);
+
+#define CHILD_CHECK(cond)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "child check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
+            return __LINE__ % 200 + 1;                                                             \
+        }                                                                                          \
+    } while (0)
+
+// A unique fabric per test so tests never see each other's servers.
+void use_private_fabric(const std::string &tag);
+
+} // namespace sc_test
