@@ -16,6 +16,12 @@ doca_ctx_states side::state() const
     return s;
 }
 
+side::~side()
+{
+    if (epfd_ >= 0)
+        ::close(epfd_); // the epoll set of wait_event()
+}
+
 bool side::progress_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout)
 {
     auto end = clock::now() + timeout;
@@ -77,6 +83,11 @@ doca_error_t side::send(doca_comch_connection *conn, const void *data, uint32_t 
     // Kept from here: once submitted, the library may read the message until send_done.
     in_flight_[task] = std::move(copy);
     rc = doca_task_submit(doca_comch_task_send_as_task(task));
+    // AGAIN: not submitted, the task is still ours; a program that opted in submits it again.
+    while (rc == DOCA_ERROR_AGAIN && retry_again && clock::now() <= end) {
+        doca_pe_progress(pe_);
+        rc = doca_task_submit(doca_comch_task_send_as_task(task));
+    }
     if (rc != DOCA_SUCCESS) {
         in_flight_.erase(task);
         doca_task_free(doca_comch_task_send_as_task(task));

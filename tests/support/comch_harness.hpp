@@ -51,7 +51,7 @@ struct message {
 
 class side {
 public:
-    virtual ~side() = default;
+    virtual ~side();
 
     doca_pe *pe() const { return pe_; }
     doca_ctx *ctx() const { return ctx_; }
@@ -82,6 +82,9 @@ public:
     doca_error_t stop_and_wait(std::chrono::milliseconds timeout = 5000ms);
 
     std::deque<message> received;
+    // send(): a submit that returns DOCA_ERROR_AGAIN is retried after progress (as a program
+    // does) instead of returned.
+    bool retry_again = false;
     size_t send_ok = 0, send_err = 0;
     std::vector<doca_error_t> send_errors; // the status of each failed send, in order
     std::vector<doca_ctx_states> states;
