@@ -437,4 +437,40 @@ std::vector<endpoint_info> list_endpoints(const std::string &dir)
     return live;
 }
 
+std::vector<endpoint_info> peek_endpoints(const std::string &dir)
+{
+    std::vector<endpoint_info> live;
+    for (const auto &name : scan_fabric_dir(dir).infos) {
+        endpoint_info e;
+        if (read_endpoint_info(dir + "/" + name, e) && !endpoint_dead(e))
+            live.push_back(std::move(e));
+    }
+    return live;
+}
+
+std::vector<std::string> fabrics_beside(const std::string &fabric)
+{
+    std::vector<std::string> names;
+    std::string base;
+    try {
+        base = fabric_dir_path(fabric);
+    } catch (const std::system_error &) {
+        return names;
+    }
+    base.erase(base.rfind('/'));
+    DIR *d = ::opendir(base.c_str());
+    if (d == nullptr)
+        return names;
+    while (const dirent *ent = ::readdir(d)) {
+        const std::string name = ent->d_name;
+        struct stat st;
+        if (valid_fabric_name(name) && ::lstat((base + "/" + name).c_str(), &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            names.push_back(name);
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 } // namespace softcomch::transport
