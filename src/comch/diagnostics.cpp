@@ -119,11 +119,11 @@ std::string missing_server(const transport::endpoint_key &key, const fabric_view
                      key.bluefield + ")";
         name_likeness how;
         if (const auto *near = nearest(key, v.here, how)) {
-            s += "; did you mean " + quoted(near->key.name) + " (" + how.describe();
+            s += "; did you mean " + quoted(near->key.name) + "? (" + how.describe();
             if (near->key.host_function != key.host_function ||
                 near->key.bluefield != key.bluefield)
                 s += ", and " + binding(*near, key.bluefield);
-            s += ")?";
+            s += ")";
         }
     }
     for (const auto &[fabric, e] : v.elsewhere)
@@ -213,7 +213,7 @@ void doca_comch_client::explain_starting(uint64_t now_ns) noexcept
             key, softcomch::comch::diag::look_around(transport::fabric_name()));
         const std::string name = softcomch::comch::diag::quoted(name_);
         SC_LOG_WARN("comch client %s: still STARTING after %lu ms: %s; still waiting (softcomch "
-                    "doctor --client %s --pci %s shows the fabric)",
+                    "doctor --client %s --pci %s tells more)",
                     name.c_str(), (unsigned long)((now_ns - started_ns_) / 1'000'000), why.c_str(),
                     name.c_str(), dev_->info()->pci_addr().c_str());
     } catch (...) { // the text's allocation: nothing said

@@ -42,7 +42,7 @@ struct fabric_view {
 fabric_view look_around(const std::string &fabric) noexcept;
 
 // "no server named 'x' for host function H on fabric 'f'; servers on this fabric: ...; did you
-// mean 'y' (differs only in case)?" for a client `key` that finds nothing to connect to.
+// mean 'y'? (differs only in case)" for a client `key` that finds nothing to connect to.
 std::string missing_server(const transport::endpoint_key &key, const fabric_view &v);
 
 // What to do about a server (`bluefield`, `host_function`, `name`) that accepted a client's

@@ -385,7 +385,7 @@ TEST_F(CliDoctor, ClientCheckSaysWhyAClientWouldNotConnect)
                  {"client \"comch_ctrl_path_server\" on 0000:b1:00.0 waits: no server named "
                   "\"comch_ctrl_path_server\" for host function 0000:b1:00.0 in fabric \"" +
                       fabric_ + "\"",
-                  "did you mean \"comch_ctrl_path_Server\" (differs only in case)?",
+                  "did you mean \"comch_ctrl_path_Server\"? (differs only in case)",
                   "fix: use the same name on both sides"}))
         << r.out;
     EXPECT_TRUE(contains(r.out, "server 'comch_ctrl_path_Server' (pid " + pid +
@@ -456,6 +456,39 @@ TEST_F(CliDoctor, ClientCheckSaysWhyAClientWouldNotConnect)
     const json::value *check = find_check(doc, "client");
     ASSERT_NE(check, nullptr);
     EXPECT_EQ(check->find("status")->as_string(), "FAIL");
+}
+
+// The server is there but its process is stopped (SIGSTOP, a debugger): the client would wait.
+TEST_F(CliDoctor, ClientCheckSeesAStoppedServer)
+{
+    const std::string dir = make_fabric_dir();
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t srv = fork();
+    if (srv == 0) {
+        softcomch::unique_fd l;
+        publish(dir, "frozen", "0000:b1:00.0", "pf0hpf", l);
+        (void)!::write(ready[1], "r", 1);
+        for (;;)
+            ::pause();
+    }
+    char c = 0;
+    ASSERT_EQ(::read(ready[0], &c, 1), 1);
+    ::close(ready[0]);
+    ::close(ready[1]);
+    ASSERT_EQ(::kill(srv, SIGSTOP), 0);
+    int st = 0;
+    ASSERT_EQ(::waitpid(srv, &st, WUNTRACED), srv);
+    auto r = doctor({"--client", "frozen", "--pci", "b1:00.0"});
+    ::kill(srv, SIGKILL);
+    ::waitpid(srv, &st, 0);
+    EXPECT_EQ(r.status, 0) << r.out; // a warning
+    EXPECT_TRUE(has_line(
+        r.out, "warn  client ",
+        {"client \"frozen\" on 0000:b1:00.0 waits: server pid " + std::to_string(srv) + " listens",
+         "but that process is stopped (SIGSTOP)",
+         "fix: let it run (kill -CONT " + std::to_string(srv)}))
+        << r.out;
 }
 
 // The client's fabric has no server, another fabric of the same runtime directory has it.

@@ -14,6 +14,7 @@
 
 #include "common/near_name.hpp"
 #include "doctor.hpp"
+#include "../system.hpp"
 #include "introspect/fabric.hpp"
 #include "introspect/topology.hpp"
 
@@ -33,6 +34,15 @@ std::string bound(const endpoint &e)
 {
     return "bound to " + (e.representor.empty() ? std::string("a representor") : e.representor) +
            " (" + e.host_function + ") of " + e.bluefield;
+}
+
+// The state letter of process `pid` in /proc/<pid>/stat ('R', 'S', 'T' stopped, 't' traced...),
+// or 0 when it cannot be read.
+char process_state(int pid)
+{
+    const auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    const size_t paren = stat ? stat->rfind(')') : std::string::npos;
+    return paren != std::string::npos && paren + 2 < stat->size() ? (*stat)[paren + 2] : 0;
 }
 
 json::value server_fact(const endpoint &e, const std::string &relation)
@@ -86,7 +96,10 @@ bool judge_device(report &r, const std::string &pci, std::string &bluefield, uin
     r.add(verdict::fail, "client",
           "no device " + pci + " is visible here" +
               (view.side_filter.empty() ? "" : " (SOFTCOMCH_SIDE=" + view.side_filter + ")"),
-          "use a host function `softcomch doctor` lists under devices");
+          view.side_filter == "dpu"
+              ? "this is the DPU side (SOFTCOMCH_SIDE=dpu): a client runs on the host side, start "
+                "it there"
+              : "use a host function `softcomch doctor` lists under devices");
     return false;
 }
 
@@ -183,14 +196,25 @@ void check_client(report &r, const std::string &fabric, const std::string &name,
             }
     }
 
+    bool stopped = false; // the server found is a stopped process
     const std::string who = "client " + in_quotes(name) + (pci.empty() ? "" : " on " + pci);
     const std::string in_fabric = " in fabric " + in_quotes(fabric);
     if (!device_ok) {
         // Said above; the servers are still listed below.
     } else if (exact) {
-        r.add(verdict::ok, "client",
-              who + " connects: server pid " + std::to_string(exact->pid) + " listens " +
-                  bound(*exact) + in_fabric);
+        const std::string where =
+            "server pid " + std::to_string(exact->pid) + " listens " + bound(*exact) + in_fabric;
+        const char state = process_state(exact->pid);
+        stopped = state == 'T' || state == 't';
+        if (stopped)
+            r.add(verdict::warn, "client",
+                  who + " waits: " + where + ", but that process is stopped (" +
+                      (state == 't' ? "in a debugger" : "SIGSTOP") +
+                      "): it answers no handshake until it runs and calls doca_pe_progress",
+                  "let it run (kill -CONT " + std::to_string(exact->pid) +
+                      ", or continue it in the debugger)");
+        else
+            r.add(verdict::ok, "client", who + " connects: " + where);
     } else if (other_function && !pci.empty() && other_function->bluefield == bluefield) {
         r.add(verdict::fail, "client",
               who + " is refused: server " + in_quotes(name) + " (pid " +
@@ -204,7 +228,7 @@ void check_client(report &r, const std::string &fabric, const std::string &name,
         std::string fix;
         if (near) {
             finding +=
-                "; did you mean " + in_quotes(near->name) + " (" + near_how.describe() + ")?";
+                "; did you mean " + in_quotes(near->name) + "? (" + near_how.describe() + ")";
             fix = "use the same name on both sides (" + in_quotes(near->name) + " is " +
                   bound(*near) + ")";
         } else if (!elsewhere.empty()) {
@@ -229,7 +253,8 @@ void check_client(report &r, const std::string &fabric, const std::string &name,
         for (std::string &l : listed)
             line.details.push_back("server " + std::move(l));
 
-    facts.set("connects", exact != nullptr && device_ok);
+    facts.set("connects", exact != nullptr && device_ok && !stopped);
+    facts.set("server_stopped", stopped);
     facts.set("servers", std::move(servers));
     facts.set("other_fabrics", std::move(other_fabrics));
     r.facts.set("client", std::move(facts));
