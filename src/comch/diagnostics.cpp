@@ -78,7 +78,7 @@ std::string quoted(const std::string &name)
     return s + "'";
 }
 
-fabric_view look_around(const std::string &fabric) noexcept
+fabric_view look_around(const std::string &fabric, const transport::endpoint_key &key) noexcept
 {
     fabric_view v;
     try {
@@ -87,8 +87,15 @@ fabric_view look_around(const std::string &fabric) noexcept
         for (const std::string &other : transport::fabrics_beside(fabric)) {
             if (other == fabric)
                 continue;
-            for (auto &e : transport::peek_endpoints(transport::fabric_dir_path(other)))
-                v.elsewhere.emplace_back(other, std::move(e));
+            transport::endpoint_info e;
+            try {
+                const std::string sock =
+                    transport::endpoint_socket_path(transport::fabric_dir_path(other), key);
+                if (transport::read_endpoint_info(transport::endpoint_info_path(sock), e) &&
+                    e.key.name == key.name && !transport::endpoint_dead(e))
+                    v.elsewhere.emplace_back(other, std::move(e));
+            } catch (const std::system_error &) { // that fabric's path is too long: not there
+            }
         }
     } catch (...) { // an unreadable directory or an allocation: say what was found
     }
@@ -210,7 +217,7 @@ void doca_comch_client::explain_starting(uint64_t now_ns) noexcept
         const transport::endpoint_key key{dev_->info()->bluefield_id(), dev_->info()->pci_addr(),
                                           name_};
         const std::string why = softcomch::comch::diag::missing_server(
-            key, softcomch::comch::diag::look_around(transport::fabric_name()));
+            key, softcomch::comch::diag::look_around(transport::fabric_name(), key));
         const std::string name = softcomch::comch::diag::quoted(name_);
         SC_LOG_WARN("comch client %s: still STARTING after %lu ms: %s; still waiting (softcomch "
                     "doctor --client %s --pci %s tells more)",

@@ -437,17 +437,6 @@ std::vector<endpoint_info> list_endpoints(const std::string &dir)
     return live;
 }
 
-std::vector<endpoint_info> peek_endpoints(const std::string &dir)
-{
-    std::vector<endpoint_info> live;
-    for (const auto &name : scan_fabric_dir(dir).infos) {
-        endpoint_info e;
-        if (read_endpoint_info(dir + "/" + name, e) && !endpoint_dead(e))
-            live.push_back(std::move(e));
-    }
-    return live;
-}
-
 std::vector<std::string> fabrics_beside(const std::string &fabric)
 {
     std::vector<std::string> names;
@@ -463,9 +452,11 @@ std::vector<std::string> fabrics_beside(const std::string &fabric)
         return names;
     while (const dirent *ent = ::readdir(d)) {
         const std::string name = ent->d_name;
+        if (!valid_fabric_name(name) || (ent->d_type != DT_DIR && ent->d_type != DT_UNKNOWN))
+            continue;
         struct stat st;
-        if (valid_fabric_name(name) && ::lstat((base + "/" + name).c_str(), &st) == 0 &&
-            S_ISDIR(st.st_mode))
+        if (ent->d_type == DT_DIR ||
+            (::lstat((base + "/" + name).c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
             names.push_back(name);
     }
     ::closedir(d);

@@ -102,10 +102,6 @@ SOFTCOMCH_API fabric_files scan_fabric_dir(const std::string &dir);
 // missing. list_endpoints() removes such endpoints.
 SOFTCOMCH_API bool endpoint_dead(const endpoint_info &e) noexcept;
 
-// The live endpoints of `dir` as list_endpoints() finds them, but nothing is removed (for a
-// look at another fabric than one's own).
-SOFTCOMCH_API std::vector<endpoint_info> peek_endpoints(const std::string &dir);
-
 // The fabrics that have a directory beside `fabric`'s (in the same runtime directory), sorted,
 // `fabric` itself included if it exists. Nothing is created; none when the runtime directory
 // does not exist or cannot be read.
