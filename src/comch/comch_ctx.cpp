@@ -25,6 +25,11 @@ constexpr unsigned k_recv_budget = 64;
 // While sends wait for ring space, notifications also fire on this period so the sends retry
 // (the peer does not signal when it frees space).
 constexpr uint64_t k_pending_retry_ns = 1'000'000;
+// What the line about a stalled peer tells the user to do (comch/diagnostics.hpp).
+constexpr const char *k_stall_advice =
+    "; messages to it wait until it progresses: unless it is in a debugger, its program must keep "
+    "calling doca_pe_progress on the engine of its Comch context (or sleep on that engine's "
+    "notification handle) while the connection is open";
 } // namespace
 
 comch_ctx::comch_ctx(const char *kind, doca_dev *dev, std::string name)
@@ -440,9 +445,10 @@ doca_error_t comch_ctx::load_bounds()
     bounds_.linger_ns = v[2] * ms;
     bounds_.stall_ns = v[3] * ms;
     bounds_.timeout_ns = v[4] * ms;
+    bounds_.diag_ns = v[5] * ms;
     static_assert(b::all[0] == &b::handshake_timeout && b::all[1] == &b::max_handshakes &&
                   b::all[2] == &b::stop_linger && b::all[3] == &b::peer_stall &&
-                  b::all[4] == &b::peer_timeout);
+                  b::all[4] == &b::peer_timeout && b::all[5] == &b::diag_delay);
     next_tick_ns_ = 0;
     return DOCA_SUCCESS;
 }
@@ -520,16 +526,16 @@ void comch_ctx::tick_connection(doca_comch_connection *conn, uint64_t now_ns) no
         if (bounds_.timeout_ns)
             SC_LOG_WARN("%s '%s': the peer (pid %d) has not progressed for %lu ms (stopped, in a "
                         "debugger, or not calling doca_pe_progress); it is disconnected after "
-                        "%lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)",
+                        "%lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)%s",
                         kind_name(), name_.c_str(), conn->link_->peer_pid(),
                         (unsigned long)(still_ns / 1'000'000),
-                        (unsigned long)(bounds_.timeout_ns / 1'000'000));
+                        (unsigned long)(bounds_.timeout_ns / 1'000'000), k_stall_advice);
         else
             SC_LOG_WARN("%s '%s': the peer (pid %d) has not progressed for %lu ms (stopped, in a "
                         "debugger, or not calling doca_pe_progress); the connection is kept "
-                        "(SOFTCOMCH_PEER_TIMEOUT_MS would disconnect it)",
+                        "(SOFTCOMCH_PEER_TIMEOUT_MS would disconnect it)%s",
                         kind_name(), name_.c_str(), conn->link_->peer_pid(),
-                        (unsigned long)(still_ns / 1'000'000));
+                        (unsigned long)(still_ns / 1'000'000), k_stall_advice);
     }
     if (bounds_.timeout_ns && still_ns >= bounds_.timeout_ns)
         conn->peer_timed_out_ = true;

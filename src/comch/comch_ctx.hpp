@@ -100,6 +100,7 @@ protected:
         uint64_t linger_ns = 0;      // SOFTCOMCH_STOP_LINGER_MS
         uint64_t stall_ns = 0;       // SOFTCOMCH_PEER_STALL_MS (0: not reported)
         uint64_t timeout_ns = 0;     // SOFTCOMCH_PEER_TIMEOUT_MS (0: never disconnected)
+        uint64_t diag_ns = 0;        // SOFTCOMCH_DIAG_DELAY_MS (0: no diagnostics)
     };
     // Reads the knobs (at start): DOCA_ERROR_BAD_CONFIG and a line for a value that is not one.
     doca_error_t load_bounds();

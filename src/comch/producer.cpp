@@ -164,6 +164,8 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
             "doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
             "expired)",
             task->consumer_id_);
+        unknown_consumer_.store(k_unknown_set | task->consumer_id_,
+                                std::memory_order_relaxed); // explained by tick()
         return DOCA_ERROR_NOT_FOUND;
     }
     if (task->imm_len_ > rc->endpoint->imm_data_len()) {

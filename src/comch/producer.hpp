@@ -7,6 +7,7 @@
 
 #include <doca_comch_producer.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -64,6 +65,9 @@ struct SOFTCOMCH_API doca_comch_producer final : doca_ctx {
     doca_error_t validate(const doca_task *task) const override;
     void free_task(doca_task *task) override;
     unsigned poll() override;
+    // The slow path: says once which consumer ids exist when a send named one that does not
+    // (comch/diagnostics.cpp).
+    void tick(uint64_t now_ns) noexcept override;
 
 protected:
     doca_error_t do_start() override;
@@ -88,4 +92,9 @@ private:
     uint32_t cached_id_ = 0;
     uint64_t cached_generation_ = 0;
     std::shared_ptr<softcomch::comch::remote_consumer> cached_;
+    // A consumer id a send named that does not exist, or'ed with k_unknown_set (0: none since
+    // the last tick), for the tick's one warning; set on the refused submit only.
+    static constexpr uint64_t k_unknown_set = uint64_t(1) << 32;
+    std::atomic<uint64_t> unknown_consumer_{0};
+    bool unknown_consumer_told_ = false;
 };

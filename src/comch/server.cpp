@@ -219,6 +219,13 @@ void doca_comch_server::refuse(transport::pending &p, refusal why)
                       "%zu connections; raise its limit (ulimit -n)",
                       (unsigned long)fd_soft_limit_, open_connections());
         break;
+    case refused_clients:
+        std::snprintf(text, sizeof text,
+                      "the server (pid %d) holds its maximum of %u clients "
+                      "(doca_comch_cap_get_max_clients); another can connect once one of them "
+                      "disconnects",
+                      int(::getpid()), caps().max_clients);
+        break;
     }
     p.reject(reason, text);
     if (refusals_logged_ & why)
@@ -354,11 +361,7 @@ unsigned doca_comch_server::service_handshakes()
             // Cannot happen through the endpoint naming, but a hand-made client could try.
             h.pending->reject(DOCA_ERROR_NOT_FOUND, "no such server on this host function");
         } else if (open_connections() >= caps().max_clients) {
-            SC_LOG_WARN(
-                "comch server '%s': refused a client: already %zu clients (the device maximum)",
-                name_.c_str(), open_connections());
-            h.pending->reject(DOCA_ERROR_FULL,
-                              "the server has reached its maximum number of clients");
+            refuse(*h.pending, refused_clients);
         } else {
             // The accepted socket becomes the connection's liveness channel: hand its epoll
             // registration over from the handshake watcher to the connection's.
