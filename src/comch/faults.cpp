@@ -2,6 +2,7 @@
 #include "comch/faults.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -234,7 +235,7 @@ doca_error_t faults_from_env(fault_plan *out, std::string *why)
 
 connection_faults::connection_faults(const fault_plan &plan, const fault_scope &scope,
                                      uint64_t up_ns)
-    : up_ns_(up_ns)
+    : scope_(scope), up_ns_(up_ns)
 {
     for (const fault_rule &r : plan.rules)
         if (matches(r, scope)) {
@@ -246,11 +247,14 @@ connection_faults::connection_faults(const fault_plan &plan, const fault_scope &
 
 void connection_faults::fire(active &a, const char *what) noexcept
 {
-    SC_LOG_WARN("fault injected (%s): %s", a.rule.text.c_str(), what);
+    SC_LOG_WARN("fault injected (%s, SOFTCOMCH_FAULTS) on connection %u of server '%s' (%s side): "
+                "%s",
+                a.rule.text.c_str(), scope_.conn, scope_.server.c_str(), scope_.side.c_str(), what);
 }
 
 bool connection_faults::on_send() noexcept
 {
+    std::lock_guard<std::mutex> g(mu_);
     bool drop = false;
     for (active &a : active_) {
         if (a.rule.kind == fault_kind::hang && a.rule.after != 0)
@@ -267,10 +271,11 @@ bool connection_faults::on_send() noexcept
 
 bool connection_faults::disconnect_due(uint64_t now_ns) noexcept
 {
+    std::lock_guard<std::mutex> g(mu_);
     bool drop = false;
     for (active &a : active_)
         if (a.rule.kind == fault_kind::disconnect && a.rule.at_ns != 0 && !a.fired &&
-            now_ns - up_ns_ >= a.rule.at_ns) {
+            now_ns >= up_ns_ + a.rule.at_ns) {
             a.fired = true;
             fire(a, "the connection drops now");
             drop = true;
@@ -278,8 +283,24 @@ bool connection_faults::disconnect_due(uint64_t now_ns) noexcept
     return drop;
 }
 
+void connection_faults::delaying() noexcept
+{
+    std::lock_guard<std::mutex> g(mu_);
+    for (active &a : active_)
+        if (a.rule.kind == fault_kind::delay && a.rule.delay_ns == delay_ns_ && !a.fired) {
+            a.fired = true;
+            char what[96];
+            std::snprintf(what, sizeof what,
+                          "received messages are delivered %lu ms late (logged once)",
+                          (unsigned long)(delay_ns_ / 1'000'000));
+            fire(a, what);
+            break;
+        }
+}
+
 bool connection_faults::submit_again() noexcept
 {
+    std::lock_guard<std::mutex> g(mu_);
     bool again = false;
     for (active &a : active_)
         if (a.rule.kind == fault_kind::submit_again && ++a.count % a.rule.every == 0) {
@@ -294,6 +315,7 @@ bool connection_faults::submit_again() noexcept
 
 bool connection_faults::kill_channel() noexcept
 {
+    std::lock_guard<std::mutex> g(mu_);
     bool kill = false;
     for (active &a : active_)
         if (a.rule.kind == fault_kind::kill_channel && !a.fired && ++a.count == a.rule.after) {
@@ -306,13 +328,14 @@ bool connection_faults::kill_channel() noexcept
 
 bool connection_faults::hung(uint64_t now_ns) noexcept
 {
+    std::lock_guard<std::mutex> g(mu_);
     bool hung = false;
     for (active &a : active_) {
         if (a.rule.kind != fault_kind::hang)
             continue;
         if (!a.fired) {
-            const bool due = a.rule.after != 0 ? a.count >= a.rule.after
-                                                : now_ns - up_ns_ >= a.rule.at_ns;
+            const bool due =
+                a.rule.after != 0 ? a.count >= a.rule.after : now_ns >= up_ns_ + a.rule.at_ns;
             if (!due)
                 continue;
             a.fired = true;
@@ -322,15 +345,40 @@ bool connection_faults::hung(uint64_t now_ns) noexcept
         }
         if (now_ns < a.hang_until)
             hung = true;
+        else
+            a.hang_until = 0; // over (a hang fires once)
     }
     return hung;
 }
 
+uint64_t connection_faults::next_timer_ns() const noexcept
+{
+    std::lock_guard<std::mutex> g(mu_);
+    uint64_t due = 0;
+    auto earliest = [&](uint64_t t) {
+        if (due == 0 || t < due)
+            due = t;
+    };
+    for (const active &a : active_) {
+        const bool timed = a.rule.kind == fault_kind::disconnect || a.rule.kind == fault_kind::hang;
+        if (timed && !a.fired && a.rule.at_ns != 0)
+            earliest(up_ns_ + a.rule.at_ns);
+        else if (a.rule.kind == fault_kind::hang && a.fired && a.hang_until != 0 &&
+                 a.hang_until != UINT64_MAX)
+            earliest(a.hang_until);
+    }
+    return due;
+}
+
 doca_error_t connection_faults::consumer_start() noexcept
 {
+    std::lock_guard<std::mutex> g(mu_);
     for (active &a : active_)
         if (a.rule.kind == fault_kind::consumer_start_fail) {
-            fire(a, error_name(a.rule.code));
+            char what[96];
+            std::snprintf(what, sizeof what, "doca_ctx_start of a consumer fails with %s",
+                          error_name(a.rule.code));
+            fire(a, what);
             return a.rule.code;
         }
     return DOCA_SUCCESS;

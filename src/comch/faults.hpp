@@ -29,6 +29,7 @@
 #include <doca_error.h>
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,11 +55,11 @@ struct fault_rule {
     std::string side; // "host", "dpu" or ""
     uint32_t conn = 0;
     // When and how it fires (which apply depends on the kind; 0: not given).
-    uint64_t after = 0;    // count
-    uint64_t at_ns = 0;    // since the connection is up
-    uint64_t every = 0;    // submit-again
-    uint64_t delay_ns = 0; // delay
-    uint64_t for_ns = 0;   // hang; 0: for ever
+    uint64_t after = 0;                    // count
+    uint64_t at_ns = 0;                    // since the connection is up
+    uint64_t every = 0;                    // submit-again
+    uint64_t delay_ns = 0;                 // delay
+    uint64_t for_ns = 0;                   // hang; 0: for ever
     doca_error_t code = DOCA_ERROR_DRIVER; // consumer-start-fail
     std::string text;                      // the rule as written, for log lines
 };
@@ -83,12 +84,16 @@ struct fault_scope {
 };
 
 // The faults of one connection: the rules of a plan that match its scope, with their counters.
-// Every query that fires logs one warning naming the rule. Not thread-safe: the connection's
-// engine thread only.
+// Every query that fires logs one warning naming the rule and the connection. Thread-safe: the
+// connection's engine asks most, but a producer or consumer of the connection may run on
+// another thread (submit-again, kill-channel, consumer-start-fail); a mutex guards the counters
+// (only connections with a matching rule have an object of this class at all).
 class connection_faults {
 public:
     connection_faults() = default;
     connection_faults(const fault_plan &plan, const fault_scope &scope, uint64_t up_ns);
+    connection_faults(const connection_faults &) = delete;
+    connection_faults &operator=(const connection_faults &) = delete;
 
     bool any() const noexcept { return !active_.empty(); }
     // A control-path send was accepted: true when the connection must drop now.
@@ -97,12 +102,17 @@ public:
     bool disconnect_due(uint64_t now_ns) noexcept;
     // How late received messages are delivered (0: at once).
     uint64_t delivery_delay_ns() const noexcept { return delay_ns_; }
+    // A received message is held for the delay: logs the delay rule once.
+    void delaying() noexcept;
     // A doca_task_submit on this connection: true when it must return DOCA_ERROR_AGAIN.
     bool submit_again() noexcept;
     // A fast-path send: true when the channel must be killed during this one.
     bool kill_channel() noexcept;
     // True while the process must not serve the connection (`now_ns`: the engine's clock).
     bool hung(uint64_t now_ns) noexcept;
+    // The earliest time (the engine's clock) at which a time-triggered fault is due or a hang
+    // ends, so that a program asleep in epoll_wait is woken for it; 0 when there is none.
+    uint64_t next_timer_ns() const noexcept;
     // A consumer start on this connection: DOCA_SUCCESS, or the code it must fail with.
     doca_error_t consumer_start() noexcept;
 
@@ -115,7 +125,9 @@ private:
     };
     void fire(active &a, const char *what) noexcept;
 
+    mutable std::mutex mu_;
     std::vector<active> active_;
+    fault_scope scope_; // for the log lines
     uint64_t up_ns_ = 0;
     uint64_t delay_ns_ = 0;
 };

@@ -69,8 +69,7 @@ TEST(Faults, EmptyTextAndEmptyRulesAreNoPlan)
 TEST(Faults, MistakesSayWhatIsWrong)
 {
     EXPECT_NE(parse_error("explode").find("unknown fault \"explode\""), std::string::npos);
-    EXPECT_NE(parse_error("disconnect").find("exactly one of after=N and at=T"),
-              std::string::npos);
+    EXPECT_NE(parse_error("disconnect").find("exactly one of after=N and at=T"), std::string::npos);
     EXPECT_NE(parse_error("disconnect,after=1,at=1s").find("exactly one"), std::string::npos);
     EXPECT_NE(parse_error("delay").find("needs ms=N"), std::string::npos);
     EXPECT_NE(parse_error("submit-again,every=0").find("bad value \"0\" for every"),
@@ -182,4 +181,24 @@ TEST(Faults, ConsumerStartFailsWithTheCodeAsked)
                   .consumer_start(),
               DOCA_ERROR_NO_MEMORY);
     EXPECT_EQ(connection_faults(parse_ok("delay,ms=1"), {}, 0).consumer_start(), DOCA_SUCCESS);
+}
+
+TEST(Faults, TheNextTimerIsTheEarliestTimedFaultOrTheEndOfAHang)
+{
+    connection_faults f(parse_ok("disconnect,at=100ms;hang,at=50ms,for=20ms;delay,ms=3"), {},
+                        1000 * ms);
+    EXPECT_EQ(f.next_timer_ns(), 1050 * ms);
+    EXPECT_TRUE(f.hung(1050 * ms));
+    EXPECT_EQ(f.next_timer_ns(), 1070 * ms); // the hang's end
+    EXPECT_FALSE(f.hung(1070 * ms));
+    EXPECT_EQ(f.next_timer_ns(), 1100 * ms);
+    EXPECT_TRUE(f.disconnect_due(1100 * ms));
+    EXPECT_EQ(f.next_timer_ns(), 0u);
+    // Counted faults and a hang for ever have no timer.
+    connection_faults g(parse_ok("hang,after=1;disconnect,after=5"), {}, 0);
+    EXPECT_EQ(g.next_timer_ns(), 0u);
+    g.on_send();
+    EXPECT_TRUE(g.hung(1 * ms));
+    EXPECT_EQ(g.next_timer_ns(), 0u);
+    EXPECT_TRUE(g.hung(1'000'000 * ms));
 }
