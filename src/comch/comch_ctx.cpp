@@ -169,12 +169,16 @@ doca_error_t comch_ctx::submit(doca_task *t)
         SC_LOG_ERR("doca_task_submit: the connection of this send task is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
-    if (conn->faults_on_) [[unlikely]] {
-        if (fault_submit_again(*conn))
-            return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
-        return submit_send<true>(conn, t);
-    }
+    if (conn->faults_on_) [[unlikely]]
+        return submit_with_faults(conn, t);
     return submit_send<false>(conn, t);
+}
+
+doca_error_t comch_ctx::submit_with_faults(doca_comch_connection *conn, doca_task *t)
+{
+    if (fault_submit_again(*conn))
+        return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
+    return submit_send<true>(conn, t);
 }
 
 template <bool Faults>
@@ -278,22 +282,24 @@ struct comch_ctx::link_events final : transport::link_handler {
     }
 };
 
-unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
+unsigned comch_ctx::serve_with_faults(doca_comch_connection *conn, bool &ended)
 {
     ended = false;
-    if (conn->faults_on_) [[unlikely]]
-        return conn->faults_->hung ? 0 : serve<true>(conn, ended); // hung: not even read
-    return serve<false>(conn, ended);
+    return conn->faults_->hung ? 0 : serve<true>(conn, ended); // hung: not even read
 }
 
 template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bool &ended)
 {
+    ended = false;
     unsigned work = 0;
     if (conn->link_->slow_pending()) {
         link_events events(this, conn);
         work += conn->link_->service(events);
     }
-    return transport::with_concrete(*conn->link_, [&](auto &link) {
+    // Inlined here, so that the ordinary instantiation has the shape the function had before
+    // the fault hooks (one call less per poll).
+    auto deliver = [&](auto &link) __attribute__((always_inline))
+    {
         // Deliver what arrived. A callback may stop this context (the connection then closes
         // after the loop) but cannot destroy it: destroy is refused unless IDLE.
         for (unsigned i = 0; i < k_recv_budget && !conn->peer_closed_; ++i) {
@@ -336,8 +342,13 @@ template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bo
         if (conn->peer_closed_ || (gone && !link.peek()))
             ended = true;
         return work;
-    });
+    };
+    return transport::with_concrete(*conn->link_, deliver);
 }
+
+// The ordinary instantiation is called from the server's and the client's poll
+// (service_connection, comch_ctx.hpp).
+template unsigned comch_ctx::serve<false>(doca_comch_connection *conn, bool &ended);
 
 bool comch_ctx::close_connection(doca_comch_connection *conn)
 {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "comch/connection.hpp"
 #include "comch/faults.hpp"
 #include "common/visibility.hpp"
 #include "core/ctx.hpp"
@@ -134,7 +135,8 @@ protected:
     doca_error_t register_connection(doca_comch_connection *conn);
     // Reads the link's slow channel (consumer announce/ack/expire, the peer's death), delivers
     // received messages, flushes pending sends. Returns work done. Sets `ended` when the peer
-    // closed or died and the connection has been fully drained.
+    // closed or died and the connection has been fully drained. (Inline: the poll calls the
+    // ordinary instantiation directly, as it called this function before the fault hooks.)
     unsigned service_connection(doca_comch_connection *conn, bool &ended);
     // Local close: after pending sends drained, sends the disconnect notice. Returns true when
     // the connection is closed (false: still draining).
@@ -175,12 +177,21 @@ private:
     // The data path, instantiated twice: `Faults` for the connections a SOFTCOMCH_FAULTS rule
     // matches (the hooks of comch/fault_hooks.hpp), without for all others, so that an ordinary
     // connection pays one branch on doca_comch_connection::faults_on_ per call.
-    template <bool Faults> doca_error_t submit_send(doca_comch_connection *conn, doca_task *t);
+    template <bool Faults>
+    [[gnu::always_inline]] inline doca_error_t submit_send(doca_comch_connection *conn,
+                                                           doca_task *t);
     // Writes one send into the ring (the caller completes the task); false if there is no room.
     template <bool Faults>
-    bool write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept;
+    [[gnu::always_inline]] inline bool write_send(doca_comch_connection *conn,
+                                                  doca_comch_task_send *task) noexcept;
     template <bool Faults> unsigned flush_pending(doca_comch_connection *conn) noexcept;
     template <bool Faults> unsigned serve(doca_comch_connection *conn, bool &ended);
+    // The Faults instantiations' entries: out of line and cold, so that the ordinary path keeps
+    // its shape (inlined as before the hooks existed).
+    [[gnu::cold, gnu::noinline]] doca_error_t submit_with_faults(doca_comch_connection *conn,
+                                                                 doca_task *t);
+    [[gnu::cold, gnu::noinline]] unsigned serve_with_faults(doca_comch_connection *conn,
+                                                            bool &ended);
     void unregister_connection(doca_comch_connection *conn) noexcept;
 
     // ---- the hooks of faults on demand (comch/fault_hooks.cpp) ----
@@ -198,5 +209,12 @@ private:
     // Starts or ends a hang as the faults say at `now_ns`.
     void update_hang(doca_comch_connection *conn, uint64_t now_ns) noexcept;
 };
+
+inline unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
+{
+    if (conn->faults_on_) [[unlikely]]
+        return serve_with_faults(conn, ended);
+    return serve<false>(conn, ended);
+}
 
 } // namespace softcomch::comch

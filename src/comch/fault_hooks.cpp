@@ -99,7 +99,7 @@ void comch_ctx::attach_faults(doca_comch_connection *conn, const char *side)
     auto f = std::make_unique<connection_fault_state>(fault_plan_, scope, coarse_now_ns());
     // The number a conn=N rule names, for every connection while a plan is set.
     SC_LOG_INFO("%s '%s': connection %u (%s side): %s", kind_name(), name_.c_str(), ordinal, side,
-               f->faults.any() ? "fault rules apply" : "no fault rule matches");
+                f->faults.any() ? "fault rules apply" : "no fault rule matches");
     if (!f->faults.any())
         return;
     conn->faults_ = std::move(f);

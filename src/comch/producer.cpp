@@ -157,12 +157,16 @@ doca_error_t doca_comch_producer::validate(const doca_task *t) const
 doca_error_t doca_comch_producer::submit(doca_task *t)
 {
     auto *task = static_cast<doca_comch_producer_task_send *>(t);
-    if (faults_on_) [[unlikely]] {
-        if (softcomch::comch::fault_submit_again(*conn_))
-            return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
-        return submit_send<true>(task);
-    }
+    if (faults_on_) [[unlikely]]
+        return submit_with_faults(task);
     return submit_send<false>(task);
+}
+
+doca_error_t doca_comch_producer::submit_with_faults(doca_comch_producer_task_send *task)
+{
+    if (softcomch::comch::fault_submit_again(*conn_))
+        return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
+    return submit_send<true>(task);
 }
 
 template <bool Faults>

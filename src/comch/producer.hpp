@@ -78,6 +78,8 @@ private:
     // The send, instantiated with and without the hooks of faults on demand
     // (comch/fault_hooks.hpp): only a connection a SOFTCOMCH_FAULTS rule matches takes `Faults`.
     template <bool Faults> doca_error_t submit_send(doca_comch_producer_task_send *task);
+    [[gnu::cold, gnu::noinline]] doca_error_t
+    submit_with_faults(doca_comch_producer_task_send *task);
     // The send once the consumer is known, instantiated for its concrete class
     // (transport/registry.hpp).
     template <bool Faults, class Remote>

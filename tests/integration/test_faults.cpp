@@ -52,8 +52,7 @@ doca_error_t send_retrying(side &s, doca_comch_connection *conn, const std::stri
 // A client in a child: connects, opens `connected`, sends `greeting` (when not empty), then
 // progresses until its connection ends; 0 when it did within `within`.
 int client_until_idle(const std::string &name, gate &connected, bool epoll,
-                      const std::string &greeting = "",
-                      std::chrono::milliseconds within = 10000ms)
+                      const std::string &greeting = "", std::chrono::milliseconds within = 10000ms)
 {
     client c(name);
     CHILD_CHECK(c.ok());
@@ -460,7 +459,8 @@ TEST_F(FaultsOnDemand, KillChannelDropsTheConnectionDuringAFastPathSend)
             CHILD_CHECK_EQ(rc, DOCA_ERROR_CONNECTION_ABORTED);
         CHILD_CHECK(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 5000ms));
         const doca_error_t rc = doca_ctx_stop(cons->ctx());
-        CHILD_CHECK(rc == DOCA_SUCCESS || rc == DOCA_ERROR_IN_PROGRESS || rc == DOCA_ERROR_BAD_STATE);
+        CHILD_CHECK(rc == DOCA_SUCCESS || rc == DOCA_ERROR_IN_PROGRESS ||
+                    rc == DOCA_ERROR_BAD_STATE);
         CHILD_CHECK(cons->progress_until([&] { return cons->state() == DOCA_CTX_STATE_IDLE; },
                                          5000ms, c.pe()));
         cons->free_held();
@@ -521,8 +521,7 @@ TEST_F(FaultsOnDemand, HangForAWhileIsAStalledPeerThenServesAgain)
         CHILD_CHECK_EQ(c.received.front().data, std::string("are you there"));
         CHILD_CHECK(c.send(c.connection(), std::string("yes")) == DOCA_SUCCESS);
         CHILD_CHECK_EQ(fired(m, "hang,after=1,for=700ms,side=host").size(), size_t(1));
-        CHILD_CHECK_EQ(lines_with(m, "stops serving the connection for a while").size(),
-                       size_t(1));
+        CHILD_CHECK_EQ(lines_with(m, "stops serving the connection for a while").size(), size_t(1));
         CHILD_CHECK_EQ(lines_with(m, "serves the connection again").size(), size_t(1));
         CHILD_CHECK(c.progress_until([&] { return bye.opened(); }, 5000ms));
         CHILD_CHECK(c.state() == DOCA_CTX_STATE_RUNNING);
@@ -531,8 +530,8 @@ TEST_F(FaultsOnDemand, HangForAWhileIsAStalledPeerThenServesAgain)
     ASSERT_TRUE(s.progress_until([&] { return !s.received.empty(); }, 5000ms));
     const auto t0 = clock::now();
     ASSERT_EQ(s.send(s.connections.front(), std::string("are you there")), DOCA_SUCCESS);
-    ASSERT_TRUE(s.progress_until([&] { return !lines_with(mark, "has not progressed for").empty(); },
-                                 3000ms));
+    ASSERT_TRUE(s.progress_until(
+        [&] { return !lines_with(mark, "has not progressed for").empty(); }, 3000ms));
     EXPECT_GE(ms_since(t0), 150);
     ASSERT_TRUE(
         s.progress_until([&] { return !lines_with(mark, "progresses again").empty(); }, 3000ms));
@@ -622,9 +621,10 @@ TEST_F(FaultsOnDemand, ConnSelectsOnlyTheNthConnectionOfTheProcess)
         CHILD_CHECK_EQ(c.received.size(), size_t(1));
         return 0;
     });
-    ASSERT_TRUE(s.progress_until([&] { return first_up.opened() && s.received.size() == 1; },
-                                 5000ms));
-    const pid_t second = spawn([&] { return client_until_idle("counted", second_up, false, "hi"); });
+    ASSERT_TRUE(
+        s.progress_until([&] { return first_up.opened() && s.received.size() == 1; }, 5000ms));
+    const pid_t second =
+        spawn([&] { return client_until_idle("counted", second_up, false, "hi"); });
     EXPECT_TRUE(s.progress_until([&] { return s.disconnected.size() == 1; }, 5000ms));
     EXPECT_EQ(wait_child(second), 0) << "the second client was not dropped";
     s.progress_for(100ms);
