@@ -201,6 +201,8 @@ bool comch_ctx::fault_arm(doca_comch_connection *conn, core::arm_result &r) noex
     const transport::link &l = *conn->link_;
     if (l.slow_pending() || conn->peer_closed_)
         r.busy = true;
+    if (l.peer_gone())
+        conn->watch_.unwatch(); // its hang-up would wake the program until the messages are due
     const uint64_t now = now_ns();
     wake_within(r, std::min(f.held_until_ns > now ? f.held_until_ns - now : 1, k_arrival_look_ns));
     return true;

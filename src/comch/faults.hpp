@@ -3,8 +3,9 @@
 // Faults on demand (SOFTCOMCH_FAULTS, docs/failure-model.md): a program under test asks the
 // library to misbehave in the ways a real connection can, to exercise its error handling. The
 // plan is parsed at each doca_ctx_start of a server or client (a bad value fails the start with
-// BAD_CONFIG and a line saying what is wrong); each connection then carries the rules that match
-// it, and each fault writes one warning line when it fires.
+// BAD_CONFIG and a line naming the rule and what is wrong); each new connection then carries
+// the rules that match it (comch/fault_hooks.hpp says where each one acts), and each fault
+// writes one warning line when it fires. Unset, nothing of this exists for a connection.
 //
 //   SOFTCOMCH_FAULTS = rule *(";" rule)
 //   rule  = fault *("," option)
@@ -14,13 +15,20 @@
 //   fabric=NAME   only in that fabric (SOFTCOMCH_FABRIC)
 //   server=NAME   only on connections of the server of that name (either side)
 //   side=host|dpu only in a process on that side (a client is on the host, a server on the DPU)
-//   conn=N        only on the Nth connection this process opens or accepts (from 1)
+//   conn=N        only on the Nth connection this process opens or accepts (from 1, all servers
+//                 and clients of the process, every start; logged at info while a plan is set)
 // Options of each fault (N a count from 1; T a duration such as 250ms or 2s):
-//   disconnect,after=N | disconnect,at=T   the connection drops after N sends, or T after it is up
-//   delay,ms=N                             each received message is delivered N ms late
-//   submit-again,every=N                   every Nth doca_task_submit returns DOCA_ERROR_AGAIN
+//   disconnect,after=N | disconnect,at=T   the connection drops, as if this process died, after
+//                                          the Nth control-path send that reached the peer's
+//                                          queue, or T after the connection came up
+//   delay,ms=N                             each received control-path message is delivered N ms
+//                                          after it arrived (held in the ring, in order)
+//   submit-again,every=N                   every Nth doca_task_submit of a task on the
+//                                          connection (send, producer send, post-receive)
+//                                          returns DOCA_ERROR_AGAIN and changes nothing
 //   consumer-start-fail[,code=DOCA_ERROR_X] doca_ctx_start of a consumer fails (DOCA_ERROR_DRIVER)
-//   kill-channel,after=N                   the Nth fast-path send drops the connection mid-write
+//   kill-channel,after=N                   the Nth fast-path producer send drops the connection
+//                                          half-way through its copy (that send fails)
 //   hang,after=N|at=T[,for=T]              after N sends, or T after it is up, the process stops
 //                                          serving the connection (for ever, or for T): the peer
 //                                          sees a hung peer, not a closed one
