@@ -132,7 +132,7 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
 {
     if constexpr (Faults)
         if (conn->faults_->dropped)
-            return true; // dropped by a fault: the send goes where a dead peer's sends go
+            return false; // dropped by a fault: it waits, and fails when the end is seen
     const bool written = transport::with_concrete(*conn->link_, [&](auto &link) noexcept {
         void *slot = link.try_claim(task->len_);
         if (!slot)

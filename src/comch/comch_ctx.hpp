@@ -204,7 +204,8 @@ private:
     // Notification request: the faults' timers. True when that is the connection's whole
     // answer (hung, or a message held), false when the usual arm follows.
     bool fault_arm(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
-    // Drops the connection as if this process had died (the sends after it go nowhere).
+    // Drops the connection as if this process had died (the sends after it wait for the end
+    // and fail with it).
     void fault_drop(doca_comch_connection *conn) noexcept;
     // Starts or ends a hang as the faults say at `now_ns`.
     void update_hang(doca_comch_connection *conn, uint64_t now_ns) noexcept;

@@ -8,7 +8,7 @@
 //
 //   comch_ctx::submit            submit-again (control-path send)
 //   comch_ctx::write_send        disconnect,after=N and hang,after=N count the sends that reach
-//                                the peer's queue; sends after a drop go nowhere
+//                                the peer's queue; sends after a drop wait, then fail
 //   comch_ctx::service_connection  hang (not served), delay (the oldest message stays in the
 //                                ring until it is due)
 //   comch_ctx::tick_connection   disconnect,at=T and hang,at=T / for=T; no heartbeat while hung
@@ -39,7 +39,7 @@ struct connection_fault_state {
 
     connection_faults faults; // thread-safe (producers and consumers ask from their threads)
     // The rest belongs to the connection's engine thread.
-    bool dropped = false;       // a fault dropped it: sends go nowhere until the end is seen
+    bool dropped = false;       // a fault dropped it: sends wait for the end, then fail
     bool hung = false;          // hang: not served, its handles out of the epoll set
     uint64_t held_until_ns = 0; // delay: the oldest received message waits until then (now_ns)
     // delay: when the receive queue's count of arrived messages was seen to reach each value

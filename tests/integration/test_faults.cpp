@@ -123,7 +123,7 @@ TEST_F(FaultsOnDemand, ABadValueFailsTheStartWithALineNamingTheRule)
 // disconnect,after=N on the server: its Nth send reaches the client, then the connection drops
 // as if the server's process had died. The client gets the N messages and stops (RUNNING ->
 // STOPPING -> IDLE, "went away"); the server sees its client go (the disconnect event) and logs
-// the fault once; sends after the drop complete but go nowhere.
+// the fault once; a send after the drop fails with DOCA_ERROR_CONNECTION_ABORTED.
 TEST_F(FaultsOnDemand, DisconnectAfterNSendsDropsTheConnectionOnBothSides)
 {
     env_knob faults(k_env, "disconnect,after=2,side=dpu");
@@ -150,7 +150,9 @@ TEST_F(FaultsOnDemand, DisconnectAfterNSendsDropsTheConnectionOnBothSides)
         << sdk_log::since(mark);
     EXPECT_EQ(s.received.size(), 3u);
     EXPECT_TRUE(s.progress_until([&] { return s.send_ok + s.send_err == 3; }, 2000ms));
-    EXPECT_EQ(s.send_ok, 3u) << "sends after the drop complete, as into a dead peer's queue";
+    EXPECT_EQ(s.send_ok, 2u);
+    ASSERT_EQ(s.send_errors.size(), 1u);
+    EXPECT_EQ(s.send_errors[0], DOCA_ERROR_CONNECTION_ABORTED) << "the send after the drop";
     const auto f = fired(mark, "disconnect,after=2,side=dpu");
     ASSERT_EQ(f.size(), 1u) << sdk_log::since(mark);
     EXPECT_NE(f[0].find("[WRN]"), std::string::npos) << f[0];
