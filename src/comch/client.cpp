@@ -26,6 +26,8 @@ doca_error_t doca_comch_client::do_start()
 {
     if (doca_error_t rc = load_bounds(); rc != DOCA_SUCCESS)
         return rc;
+    if (doca_error_t rc = load_faults(); rc != DOCA_SUCCESS)
+        return rc;
     // The previous connection (closed: the client was IDLE) is freed below; not under its
     // consumers and producers, which refer to it.
     if (doca_error_t rc = require_no_children("doca_ctx_start"); rc != DOCA_SUCCESS)
@@ -165,6 +167,7 @@ unsigned doca_comch_client::poll_connecting()
         return 1;
     }
     first_beat(connection_.get());
+    attach_faults(connection_.get(), "host");
     SC_LOG_INFO("comch client '%s': connected (max message %u bytes)", name_.c_str(),
                 connection_->link_->max_msg_size());
     set_state(DOCA_CTX_STATE_RUNNING);

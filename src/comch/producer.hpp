@@ -79,13 +79,19 @@ private:
     // Takes the slot `id` the connection gave it (create); the destructor gives it back.
     doca_comch_producer(doca_comch_connection *conn, uint32_t id);
     softcomch::comch::remote_consumer *lookup(uint32_t consumer_id);
+    // The send, instantiated with and without the hooks of faults on demand
+    // (comch/fault_hooks.hpp): only a connection a SOFTCOMCH_FAULTS rule matches takes `Faults`.
+    template <bool Faults> doca_error_t submit_send(doca_comch_producer_task_send *task);
+    [[gnu::cold, gnu::noinline]] doca_error_t
+    submit_with_faults(doca_comch_producer_task_send *task);
     // The send once the consumer is known, instantiated for its concrete class
     // (transport/registry.hpp).
-    template <class Remote>
+    template <bool Faults, class Remote>
     doca_error_t send_to(doca_comch_producer_task_send *task, const Remote &r);
 
     doca_comch_connection *conn_;
     uint32_t id_;
+    bool faults_on_; // the connection's (comch/fault_hooks.hpp), in a line submit reads anyway
     softcomch::core::task_set<doca_comch_producer_task_send> pool_;
     std::unique_ptr<softcomch::transport::write_plan> plan_; // resolved at start
     // One-entry cache: a producer usually streams to one consumer.

@@ -95,6 +95,8 @@ doca_error_t doca_comch_server::do_start()
     reclaim_connections(); // all closed (the server was IDLE); those with children stay
     if (doca_error_t rc = load_bounds(); rc != DOCA_SUCCESS)
         return rc;
+    if (doca_error_t rc = load_faults(); rc != DOCA_SUCCESS)
+        return rc;
     fd_fit_ = UINT64_MAX;
     max_handshakes_ = bounds_.max_handshakes;
     listen_resume_ns_ = 0;
@@ -373,8 +375,10 @@ unsigned doca_comch_server::service_handshakes()
                 conn = std::make_unique<doca_comch_connection>(this, std::move(l));
                 if (!conn->handle() || register_connection(conn.get()) != DOCA_SUCCESS)
                     conn.reset();
-                else
+                else {
                     first_beat(conn.get());
+                    attach_faults(conn.get(), "dpu");
+                }
             } else {
                 SC_LOG_ERR(
                     "comch server '%s': could not set up the connection of client pid %d: %s",

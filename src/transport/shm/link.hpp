@@ -78,6 +78,10 @@ public:
     bool peer_alive() noexcept;
     // Our side's heartbeat word in the segment, the peer's heartbeat and its armed word.
     peer_activity beat(uint64_t now_ns) noexcept override;
+    // Faults on demand: shuts the socket down both ways (what the peer and this side see of a
+    // process that died); the ring's counts.
+    void drop() noexcept override;
+    queue_counts receive_counts() noexcept override;
     // Signals the peer's wake-up socket (the peer armed its notifications).
     void wake_peer() noexcept { peer_wake_.signal(); }
 
