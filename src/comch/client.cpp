@@ -3,8 +3,10 @@
 
 #include <system_error>
 
+#include "comch/trace_hooks.hpp"
 #include "common/clock.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/device.hpp"
 #include "transport/transport.hpp"
 
@@ -50,6 +52,7 @@ doca_error_t doca_comch_client::do_start()
     handshake_since_ns_ = 0;
     silence_logged_ = false;
     handshake_watch_.ready = true;
+    SC_TRACE(softcomch::comch::tracing::starting(*this, false));
     pe()->request_service();
     return DOCA_ERROR_IN_PROGRESS;
 }
@@ -160,6 +163,7 @@ unsigned doca_comch_client::poll_connecting()
         return 1;
     }
     first_beat(connection_.get());
+    SC_TRACE(softcomch::comch::tracing::connected(*this, *connection_));
     SC_LOG_INFO("comch client '%s': connected (max message %u bytes)", name_.c_str(),
                 connection_->link_->max_msg_size());
     set_state(DOCA_CTX_STATE_RUNNING);
