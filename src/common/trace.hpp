@@ -37,8 +37,9 @@ inline constexpr uint32_t k_budget_per_second = 10000;        // per-message eve
 inline constexpr uint64_t k_counter_interval_ns = 10'000'000; // fast-path counter samples
 
 namespace detail {
-// True until the first event site found tracing off, and while it is on.
-extern std::atomic<bool> g_armed;
+// True until the first event site found tracing off, and while it is on. Hidden (only the
+// library's own code reads it): a PC-relative load, not one through the GOT.
+extern __attribute__((visibility("hidden"))) std::atomic<bool> g_armed;
 } // namespace detail
 
 // The data path's test (see SC_TRACE).
