@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/clock.hpp"
@@ -235,6 +236,49 @@ TEST_F(Trace, ProcessesAppendWholeLines)
         EXPECT_EQ(names[p], 1) << "a forked child names itself once";
     }
     EXPECT_EQ(names[::getpid()], 1);
+}
+
+TEST_F(Trace, ThreadsShareTheRecorder)
+{
+    start();
+    constexpr int threads = 4, per_thread = 500;
+    std::vector<std::thread> ts;
+    int ctx[threads] = {};
+    for (int t = 0; t < threads; ++t)
+        ts.emplace_back([&, t] {
+            trace::label(&ctx[t], "ctx " + std::to_string(t));
+            trace::state_change(&ctx[t], "test", "IDLE", "RUNNING");
+            for (int i = 0; i < per_thread; ++i) {
+                trace::task_begin(&ctx[t], "send", uint64_t(t), 8); // one in flight per thread
+                trace::fast_sent(64);
+                trace::fast_received(32);
+                trace::task_end(&ctx[t], 0);
+            }
+            trace::state_change(&ctx[t], "test", "RUNNING", "IDLE");
+        });
+    for (auto &t : ts)
+        t.join();
+    trace::flush_counters();
+    std::map<int64_t, int> sends, thread_names;
+    int64_t tx = 0, rx_bytes = 0;
+    for (const auto &e : events()) {
+        const std::string &name = e.find("name")->as_string();
+        if (name == "send" && e.find("ph")->as_string() == "e")
+            ++sends[e.find("tid")->as_int()];
+        if (name == "thread_name")
+            ++thread_names[e.find("tid")->as_int()];
+        if (name == "fastpath.tx_messages")
+            tx = e.find("args")->find("value")->as_int();
+        if (name == "fastpath.rx_bytes")
+            rx_bytes = e.find("args")->find("value")->as_int();
+    }
+    EXPECT_EQ(sends.size(), size_t(threads));
+    for (const auto &[tid, n] : sends) {
+        EXPECT_EQ(n, per_thread) << "thread " << tid;
+        EXPECT_EQ(thread_names[tid], 1) << "thread " << tid;
+    }
+    EXPECT_EQ(tx, threads * per_thread);
+    EXPECT_EQ(rx_bytes, threads * per_thread * 32);
 }
 
 TEST_F(Trace, BudgetCountsWhatItDrops)
