@@ -4,8 +4,10 @@
 #include <system_error>
 
 #include "comch/diagnostics.hpp"
+#include "comch/trace_hooks.hpp"
 #include "common/clock.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/device.hpp"
 #include "transport/transport.hpp"
 
@@ -56,6 +58,7 @@ doca_error_t doca_comch_client::do_start()
     waiting_for_server_ = false;
     starting_explained_ = false;
     handshake_watch_.ready = true;
+    SC_TRACE(softcomch::comch::tracing::starting(*this, false));
     pe()->request_service();
     return DOCA_ERROR_IN_PROGRESS;
 }
@@ -168,6 +171,7 @@ unsigned doca_comch_client::poll_connecting()
     }
     first_beat(connection_.get());
     attach_faults(connection_.get(), "host");
+    SC_TRACE(softcomch::comch::tracing::connected(*this, *connection_));
     SC_LOG_INFO("comch client '%s': connected (max message %u bytes)", name_.c_str(),
                 connection_->link_->max_msg_size());
     set_state(DOCA_CTX_STATE_RUNNING);

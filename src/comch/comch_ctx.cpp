@@ -7,10 +7,12 @@
 #include "comch/connection_handle.hpp"
 #include "comch/consumer.hpp"
 #include "comch/fault_hooks.hpp"
+#include "comch/trace_hooks.hpp"
 #include "common/bounds.hpp"
 #include "common/clock.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/device.hpp"
 #include "core/pe.hpp"
 #include "transport/registry.hpp"
@@ -192,6 +194,7 @@ doca_error_t comch_ctx::submit_send(doca_comch_connection *conn, doca_task *t)
     auto *task = static_cast<doca_comch_task_send *>(t);
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
+    SC_TRACE(tracing::send_submitted(*conn, *t, task->len_));
     // Keep order: a send may overtake nothing that waits for space.
     if (!conn->pending_.empty() || !write_send<Faults>(conn, task)) {
         conn->pending_.push_back(t);
@@ -219,6 +222,7 @@ void comch_ctx::abandon(doca_task *t) noexcept
         t->state_ == softcomch::core::task_state::submitted ? resolve(task->conn_) : nullptr;
     if (conn && conn->pending_.remove(t)) {
         SC_LOG_DBG("doca_task_free: a queued send was withdrawn before it reached the peer");
+        SC_TRACE(softcomch::trace::task_end(t, softcomch::trace::k_withdrawn));
         task_retired();
         free_task(t);
         return;
@@ -273,6 +277,7 @@ struct comch_ctx::link_events final : transport::link_handler {
     }
     void consumer_acknowledged(uint32_t id, doca_error_t status) override
     {
+        SC_TRACE(tracing::consumer_acknowledged(*conn, id, status));
         std::lock_guard<std::mutex> g(conn->fast_.mu);
         auto it = conn->fast_.local.find(id);
         if (it != conn->fast_.local.end())
@@ -323,6 +328,7 @@ template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bo
             if (m->type == uint16_t(transport::msg_type::data)) {
                 conn->live_.recv_messages++;
                 conn->live_.recv_bytes += m->len;
+                SC_TRACE(tracing::received(*conn, m->len));
                 work += pe()->flush_completions();
                 if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
                     recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)),
@@ -387,6 +393,7 @@ void comch_ctx::handle_announce(doca_comch_connection *conn, uint32_t id,
                                 std::unique_ptr<transport::remote_consumer> consumer,
                                 doca_error_t status)
 {
+    SC_TRACE(tracing::consumer_announced(*conn, id, status));
     if (status != DOCA_SUCCESS) {
         SC_LOG_ERR("%s '%s': cannot reach the peer's consumer %u: %s", kind_name(), name_.c_str(),
                    id, softcomch::error_name(status));
@@ -422,6 +429,7 @@ void comch_ctx::handle_expire(doca_comch_connection *conn, uint32_t id)
     }
     r->expired.store(true, std::memory_order_release);
     conn->fast_.generation.fetch_add(1, std::memory_order_acq_rel);
+    SC_TRACE(tracing::consumer_expired(*conn, id));
     pe()->flush_completions();
     if (expired_consumer_cb_)
         expired_consumer_cb_(&consumer_event_, conn->handle(), id);
@@ -440,6 +448,7 @@ void comch_ctx::end_fast_path(doca_comch_connection *conn) noexcept
 
 void comch_ctx::abort_connection(doca_comch_connection *conn, doca_error_t status)
 {
+    SC_TRACE(tracing::disconnected(*this, *conn, status));
     end_fast_path(conn);
     while (doca_task *t = conn->pending_.pop_front())
         complete(t, status);

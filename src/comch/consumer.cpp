@@ -8,8 +8,10 @@
 #include "comch/fastpath.hpp"
 #include "comch/fault_hooks.hpp"
 #include "comch/shared_mmap.hpp"
+#include "comch/trace_hooks.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/buf.hpp"
 #include "core/device.hpp"
 #include "core/mmap.hpp"
@@ -146,6 +148,7 @@ doca_error_t doca_comch_consumer::do_start()
         release_transport();
         return DOCA_ERROR_NOT_CONNECTED;
     }
+    SC_TRACE(softcomch::comch::tracing::starting(*this));
     // STARTING until the peer mapped the channel and the memory (CONSUMER_ACK).
     return DOCA_ERROR_IN_PROGRESS;
 }
@@ -251,6 +254,7 @@ template <class Endpoint> unsigned doca_comch_consumer::drain_completions(Endpoi
             continue;
         }
         doca_error_t st = doca_error_t(c->status);
+        SC_TRACE(if (st == DOCA_SUCCESS) softcomch::trace::fast_received(c->len));
         // An abandoned task's buffer may already be back in its inventory (the program freed
         // both): the payload is in the memory, but the doca_buf is no longer the task's to touch.
         if (st == DOCA_SUCCESS && !task->abandoned_) {

@@ -95,7 +95,8 @@ void comch_ctx::attach_faults(doca_comch_connection *conn, const char *side)
     const uint32_t ordinal = g_connections.fetch_add(1, std::memory_order_relaxed) + 1;
     if (fault_plan_.empty())
         return; // the usual case: no object, and faults_on_ stays false
-    const fault_scope scope{transport::fabric_name(), name_, side, ordinal};
+    const fault_scope scope{transport::fabric_name(), name_, side, ordinal,
+                            conn->link_ ? conn->link_->id() : 0};
     auto f = std::make_unique<connection_fault_state>(fault_plan_, scope, coarse_now_ns());
     // The number a conn=N rule names, for every connection while a plan is set.
     SC_LOG_INFO("%s '%s': connection %u (%s side): %s", kind_name(), name_.c_str(), ordinal, side,

@@ -9,6 +9,7 @@
 #include "common/enum_names.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 
 namespace softcomch::comch {
 
@@ -250,6 +251,7 @@ void connection_faults::fire(active &a, const char *what) noexcept
     SC_LOG_WARN("fault injected (%s, SOFTCOMCH_FAULTS) on connection %u of server '%s' (%s side): "
                 "%s",
                 a.rule.text.c_str(), scope_.conn, scope_.server.c_str(), scope_.side.c_str(), what);
+    SC_TRACE(trace::fault(fault_kind_name(a.rule.kind), scope_.link_id, a.rule.text));
 }
 
 bool connection_faults::on_send() noexcept

@@ -89,6 +89,7 @@ struct fault_scope {
     std::string server;
     std::string side;
     uint32_t conn = 0; // ordinal of the connection in this process
+    uint64_t link_id = 0; // the link's id, as the trace names the connection (0: none)
 };
 
 // The faults of one connection: the rules of a plan that match its scope, with their counters.

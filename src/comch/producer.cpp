@@ -8,8 +8,10 @@
 #include "comch/connection.hpp"
 #include "comch/fastpath.hpp"
 #include "comch/fault_hooks.hpp"
+#include "comch/trace_hooks.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/buf.hpp"
 #include "core/device.hpp"
 #include "core/mmap.hpp"
@@ -130,6 +132,7 @@ doca_error_t doca_comch_producer::do_start()
         return DOCA_ERROR_BAD_CONFIG;
     }
     SC_LOG_DBG("producer %u: %s", id_, plan_->describe().c_str());
+    SC_TRACE(softcomch::comch::tracing::starting(*this));
     return DOCA_SUCCESS; // nothing to negotiate: a producer is RUNNING at once, as on hardware
 }
 
@@ -264,6 +267,7 @@ doca_error_t doca_comch_producer::send_to(doca_comch_producer_task_send *task, c
     } else if (wake) {
         r.wake();
     }
+    SC_TRACE(if (st == DOCA_SUCCESS) softcomch::trace::fast_sent(len));
     complete(t, st);
     return DOCA_SUCCESS;
 }

@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <string>
 
+#include "comch/trace_hooks.hpp"
 #include "common/clock.hpp"
 #include "common/error_names.hpp"
 #include "common/fd_budget.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/device.hpp"
 #include "transport/transport.hpp"
 
@@ -136,6 +138,7 @@ doca_error_t doca_comch_server::do_start()
     }
     listen_watch_.ready = true;
     check_descriptor_budget(*t);
+    SC_TRACE(softcomch::comch::tracing::starting(*this, true));
     SC_LOG_INFO("comch server '%s' listening for host function %s via representor %s (fabric '%s')",
                 name_.c_str(), info.key.host_function.c_str(), info.representor.c_str(),
                 fabric.c_str());
@@ -394,6 +397,7 @@ unsigned doca_comch_server::service_handshakes()
             SC_LOG_INFO("comch server '%s': client pid %d connected (max message %u bytes)",
                         name_.c_str(), hello.pid, c->link_->max_msg_size());
             connections_.push_back(std::move(conn));
+            SC_TRACE(softcomch::comch::tracing::connected(*this, *c));
             work += pe()->flush_completions();
             if (connect_cb_)
                 connect_cb_(&conn_event_, c->handle(), 1);

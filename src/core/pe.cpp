@@ -10,6 +10,7 @@
 
 #include "common/clock.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/ctx.hpp"
 #include "core/task.hpp"
 
@@ -118,6 +119,7 @@ unsigned doca_pe::deliver_completions(unsigned budget)
         doca_task *t = completions_.pop_front();
         if (!t)
             break;
+        SC_TRACE(if (softcomch::trace::tasks_open()) softcomch::trace::task_end(t, t->status_));
         doca_ctx *ctx = t->ctx_;
         ctx->task_retired();
         if (t->abandoned_) {

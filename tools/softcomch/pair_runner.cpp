@@ -72,8 +72,8 @@ std::string private_fabric_name()
     return buf;
 }
 
-// The parent's environment minus SOFTCOMCH_FABRIC, SOFTCOMCH_SIDE and cfg.unset_env, plus
-// the run's values of the first two.
+// The parent's environment minus SOFTCOMCH_FABRIC, SOFTCOMCH_SIDE, cfg.unset_env and the names
+// of cfg.set_env, plus the run's values of the first two and cfg.set_env.
 std::vector<std::string> child_environment(const pair_config &cfg, const std::string &fabric,
                                            side who)
 {
@@ -81,6 +81,9 @@ std::vector<std::string> child_environment(const pair_config &cfg, const std::st
         std::string_view name = entry.substr(0, entry.find('='));
         if (name == "SOFTCOMCH_FABRIC" || name == "SOFTCOMCH_SIDE")
             return true;
+        for (const std::string &s : cfg.set_env)
+            if (std::string_view(s).substr(0, s.find('=')) == name)
+                return true;
         return std::find(cfg.unset_env.begin(), cfg.unset_env.end(), name) != cfg.unset_env.end();
     };
     std::vector<std::string> env;
@@ -89,6 +92,7 @@ std::vector<std::string> child_environment(const pair_config &cfg, const std::st
             env.emplace_back(*e);
     env.push_back("SOFTCOMCH_FABRIC=" + fabric);
     env.push_back("SOFTCOMCH_SIDE=" + std::string(side_name(who)));
+    env.insert(env.end(), cfg.set_env.begin(), cfg.set_env.end());
     return env;
 }
 

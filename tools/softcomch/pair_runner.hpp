@@ -34,6 +34,7 @@ struct pair_config {
     double timeout_s = 60;              // for the whole run
     double ready_timeout_s = 10;        // for the DPU side's server to appear
     std::vector<std::string> unset_env; // variables removed from the children's environment
+    std::vector<std::string> set_env;   // "NAME=value" set in both children's environment
     line_sink on_line;                  // empty: "[dpu] "/"[host] " prefixed, stdout to stdout,
                                         // stderr to stderr
     std::string tag = "softcomch run";  // prefix of the messages printed to stderr
