@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "comch/live_stats.hpp"
 #include "common/visibility.hpp"
 #include "core/ctx.hpp"
 #include "core/device.hpp"
@@ -91,6 +92,8 @@ public:
 
     // The slow-path tick (doca_ctx::tick): heartbeats, the peer's liveness, stop linger.
     void tick(uint64_t now_ns) noexcept override;
+    // Publishes the state for softcomch top (comch/live_stats.hpp).
+    void state_changed(doca_ctx_states next) noexcept override;
 
 protected:
     // The bounds of the current start (docs/failure-model.md, "Bounds"), in ns or counts.
@@ -153,6 +156,7 @@ protected:
     doca_comch_event_consumer consumer_event_{};
     bound_values bounds_;
     uint64_t next_tick_ns_ = 0;
+    ctx_publication published_; // this context in softcomch top
 
 private:
     // What the link's slow channel reports, for one connection.

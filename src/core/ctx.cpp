@@ -82,6 +82,7 @@ void doca_ctx::set_state(doca_ctx_states next)
     state_ = next;
     SC_LOG_DBG("%s context %p: %s -> %s", kind_name_, static_cast<void *>(this), state_name(prev),
                state_name(next));
+    state_changed(next);
     if (state_cb_)
         state_cb_(user_data_, this, prev, next);
 }

@@ -78,6 +78,8 @@ public:
     bool peer_alive() noexcept;
     // Our side's heartbeat word in the segment, the peer's heartbeat and its armed word.
     peer_activity beat(uint64_t now_ns) noexcept override;
+    // The two rings' fill: ours as the producer of the peer's, ours as the consumer of ours.
+    queue_depths depths() noexcept override;
     // Signals the peer's wake-up socket (the peer armed its notifications).
     void wake_peer() noexcept { peer_wake_.signal(); }
 
