@@ -51,14 +51,16 @@ int pid_of(std::string_view name, std::string_view suffix)
     return pid;
 }
 
-// The process the file names is gone: no such pid, or the pid now names a process that started
-// at another time.
+// The process the file names is gone: no such pid, a zombie (it ended; its parent has not
+// reaped it yet), or the pid now names a process that started at another time.
 bool writer_gone(int pid, uint64_t start_time)
 {
     if (!process_exists(pid))
         return true;
     process_stat st;
-    return read_process_stat(pid, st) && start_time != 0 && st.start_time != start_time;
+    if (!read_process_stat(pid, st))
+        return false; // /proc hidden from us: the pid exists, trust it
+    return st.state == 'Z' || st.state == 'X' || (start_time != 0 && st.start_time != start_time);
 }
 
 const char *state_text(uint32_t s)
