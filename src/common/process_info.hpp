@@ -20,19 +20,19 @@ struct process_stat {
 };
 
 // Reads /proc/<pid>/stat (pid 0: this process). False when there is no such process or the file
-// is not what Linux writes there.
+// is not what Linux writes there. (Exported for the reader of the live figures, introspect/.)
 SOFTCOMCH_API bool read_process_stat(int pid, process_stat &out) noexcept;
 
 // The parse of a /proc/<pid>/stat text (read_process_stat reads the file and calls it). The
 // command name in field 2 may hold spaces and parentheses: the fields after it start after its
 // last ')'.
-SOFTCOMCH_API bool parse_process_stat(const std::string &text, process_stat &out) noexcept;
+bool parse_process_stat(const std::string &text, process_stat &out) noexcept;
 
 // /proc/<pid>/comm without its newline (pid 0: this process); empty when unreadable.
-SOFTCOMCH_API std::string process_comm(int pid);
+std::string process_comm(int pid);
 
 // /proc/<pid>/cmdline with its arguments joined by single spaces, at most `max` bytes (pid 0:
 // this process); empty when unreadable (a kernel thread, a zombie).
-SOFTCOMCH_API std::string process_cmdline(int pid, size_t max);
+std::string process_cmdline(int pid, size_t max);
 
 } // namespace softcomch
