@@ -16,9 +16,12 @@
 //   [0, 256)                          file_header
 //   [256, 256 + 128 * 256)            context_slot x k_live_context_slots
 //   [33024, 33024 + 2048 * 128)       connection_slot x k_live_connection_slots
-// Every slot has a `gen` word: even while free, odd while it describes a live object. The writer fills a free slot, then makes `gen` odd (release); it
-// releases the slot by making `gen` even again (release). A reader copies a slot between two
-// reads of `gen` (acquire) and keeps the copy only when both read the same odd value.
+// Every slot has a `gen` word: even while free, odd while it describes a live object. Every
+// field of a slot is an atomic word. The writer fills a free slot with release stores, then makes
+// `gen` odd (release); it releases the slot by making `gen` even again (release). A reader loads
+// `gen`, then every field it copies, with acquire loads, then `gen` again, and keeps the copy only
+// when both loads of `gen` gave the same odd value: a reader that loaded a word of a later claim
+// loads that claim's `gen` too. (No fences: ThreadSanitizer builds do not take them.)
 #pragma once
 
 #include <atomic>
@@ -106,24 +109,32 @@ static_assert(offsetof(file_header, fabric) == 72);
 static_assert(offsetof(file_header, comm) == 144);
 static_assert(offsetof(file_header, cmdline) == 160);
 
+// A NUL-terminated text of at most N - 1 bytes in a slot, held in 8-byte words so that both
+// sides access it atomically like every other slot field (section 11.6 of docs/shm_layout.md):
+// byte i of the text is byte i of the field in memory.
+template <size_t N> struct text_field {
+    static_assert(N % 8 == 0);
+    std::atomic<uint64_t> words[N / 8];
+};
+
 // One Comch server or client. Written by the thread that starts, stops and progresses it.
 struct context_slot {
     std::atomic<uint32_t> gen;             // odd: in use (see the top of this file)
-    uint32_t id;                           // the process's number for the context: 1, 2, ...
-    uint32_t kind;                         // k_kind_server or k_kind_client
+    std::atomic<uint32_t> id;              // the process's number for the context: 1, 2, ...
+    std::atomic<uint32_t> kind;            // k_kind_server or k_kind_client
     std::atomic<uint32_t> state;           // doca_ctx_states: 0 IDLE .. 3 STOPPING
     std::atomic<uint32_t> max_msg_size;    // as configured (a connection's may be smaller)
     std::atomic<uint32_t> recv_queue_size; // as configured
     std::atomic<uint32_t> connections;     // published connections (open or closing)
-    uint32_t name_len;                     // the name's full length (name[] may be truncated)
+    std::atomic<uint32_t> name_len;        // the name's full length (name may be truncated)
     std::atomic<uint64_t> last_tick_ns;    // CLOCK_MONOTONIC of its last slow-path tick
-    uint64_t claimed_unix_ns;              // CLOCK_REALTIME of the claim (first start)
-    char bluefield[16];                    // topology id of the BlueField, "bf0"
-    char device[16];                       // its device's PCI address, "0000:03:00.0"
-    char host_function[16];                // server: its representor's host function; client:
+    std::atomic<uint64_t> claimed_unix_ns; // CLOCK_REALTIME of the claim (first start)
+    text_field<16> bluefield;              // topology id of the BlueField, "bf0"
+    text_field<16> device;                 // its device's PCI address, "0000:03:00.0"
+    text_field<16> host_function;          // server: its representor's host function; client:
                                            // its own device
-    char representor[32];                  // server: the representor's name, "pf0hpf"
-    char name[128];                        // the server name, NUL-terminated, maybe truncated
+    text_field<32> representor;            // server: the representor's name, "pf0hpf"
+    text_field<128> name;                  // the server name, NUL-terminated, maybe truncated
 };
 static_assert(sizeof(context_slot) == k_live_context_slot_size);
 static_assert(offsetof(context_slot, gen) == 0);
@@ -162,21 +173,21 @@ static_assert(offsetof(connection_counters, recv_bytes) == 24);
 // claim and the figures the engine's tick publishes (about every 10 ms of progress).
 struct connection_slot {
     connection_counters counters;
-    std::atomic<uint32_t> gen;            // odd: in use
-    uint32_t context;                     // index of its context's slot
-    uint64_t connection_id;               // the server's number for it (same at both ends)
-    int32_t peer_pid;                     // the kernel's word on the other end (SO_PEERCRED)
-    std::atomic<uint32_t> state;          // k_conn_open or k_conn_closing
-    std::atomic<uint32_t> flags;          // k_flag_*
-    std::atomic<uint32_t> send_queued;    // sends waiting for room in the peer's ring
-    std::atomic<uint32_t> send_ring;      // messages in the peer's receive ring, not yet taken
-    std::atomic<uint32_t> recv_ring;      // messages in our receive ring, not yet delivered
-    uint32_t send_ring_limit;             // the peer's receive queue (messages)
-    uint32_t recv_ring_limit;             // ours
-    std::atomic<uint32_t> consumers;      // this side's consumers on the connection
-    std::atomic<uint32_t> producers;      // this side's producers on the connection
-    std::atomic<uint32_t> peer_silent_ms; // stalled: how long the peer has not progressed
-    uint32_t max_msg_size;                // negotiated
+    std::atomic<uint32_t> gen;             // odd: in use
+    std::atomic<uint32_t> context;         // index of its context's slot
+    std::atomic<uint64_t> connection_id;   // the server's number for it (same at both ends)
+    std::atomic<int32_t> peer_pid;         // the kernel's word on the other end (SO_PEERCRED)
+    std::atomic<uint32_t> state;           // k_conn_open or k_conn_closing
+    std::atomic<uint32_t> flags;           // k_flag_*
+    std::atomic<uint32_t> send_queued;     // sends waiting for room in the peer's ring
+    std::atomic<uint32_t> send_ring;       // messages in the peer's receive ring, not yet taken
+    std::atomic<uint32_t> recv_ring;       // messages in our receive ring, not yet delivered
+    std::atomic<uint32_t> send_ring_limit; // the peer's receive queue (messages)
+    std::atomic<uint32_t> recv_ring_limit; // ours
+    std::atomic<uint32_t> consumers;       // this side's consumers on the connection
+    std::atomic<uint32_t> producers;       // this side's producers on the connection
+    std::atomic<uint32_t> peer_silent_ms;  // stalled: how long the peer has not progressed
+    std::atomic<uint32_t> max_msg_size;    // negotiated
 };
 static_assert(sizeof(connection_slot) == k_live_connection_slot_size);
 static_assert(offsetof(connection_slot, counters) == 0);
@@ -223,6 +234,27 @@ template <size_t N> inline std::string get_text(const char (&field)[N])
     while (n < N && field[n] != '\0')
         ++n;
     return std::string(field, n);
+}
+
+// A slot's text: written with release stores at claim, read with acquire loads.
+template <size_t N> inline void put_text(text_field<N> &field, std::string_view s) noexcept
+{
+    char bytes[N];
+    put_text(bytes, s);
+    for (size_t i = 0; i < N / 8; ++i) {
+        uint64_t w;
+        std::memcpy(&w, bytes + 8 * i, 8);
+        field.words[i].store(w, std::memory_order_release);
+    }
+}
+template <size_t N> inline std::string get_text(const text_field<N> &field)
+{
+    char bytes[N];
+    for (size_t i = 0; i < N / 8; ++i) {
+        const uint64_t w = field.words[i].load(std::memory_order_acquire);
+        std::memcpy(bytes + 8 * i, &w, 8);
+    }
+    return get_text(bytes);
 }
 
 } // namespace softcomch::live

@@ -79,8 +79,10 @@ const char *state_text(uint32_t s)
     }
 }
 
-// Copies a slot with `copy` between two reads of its gen word; false when the slot is free or
-// changed while it was copied (claimed or released meanwhile: it is read as absent).
+// Copies a slot with `copy` (acquire loads of every field it reads) between two loads of its gen
+// word; false when the slot is free or changed while it was copied (claimed or released
+// meanwhile: it is read as absent). The acquire loads keep the second load of gen after them,
+// and pair with the writer's release stores (docs/shm_layout.md, 11.6).
 template <class Slot, class Copy> bool read_slot(const Slot &s, Copy &&copy)
 {
     for (int attempt = 0; attempt < 4; ++attempt) {
@@ -88,12 +90,13 @@ template <class Slot, class Copy> bool read_slot(const Slot &s, Copy &&copy)
         if ((before & 1u) == 0)
             return false;
         copy();
-        std::atomic_thread_fence(std::memory_order_acquire);
         if (s.gen.load(std::memory_order_relaxed) == before)
             return true;
     }
     return false;
 }
+
+constexpr auto acquire = std::memory_order_acquire;
 
 // What is wrong with a mapped file's header (nullptr: nothing), for the file of `pid`.
 const char *check_header(const live::file_header &h, uint64_t size, int pid, std::string &why)
@@ -185,21 +188,22 @@ void file_reader::read(const std::string &path, int pid, bool remove_stale)
         uint64_t tick = 0;
         const bool present = read_slot(s, [&] {
             c.pid = pid;
-            c.id = s.id;
-            c.kind = s.kind == live::k_kind_server   ? "server"
-                     : s.kind == live::k_kind_client ? "client"
-                                                     : "unknown";
+            c.id = s.id.load(acquire);
+            const uint32_t kind = s.kind.load(acquire);
+            c.kind = kind == live::k_kind_server   ? "server"
+                     : kind == live::k_kind_client ? "client"
+                                                   : "unknown";
             c.name = live::get_text(s.name);
-            c.name_truncated = s.name_len > c.name.size();
-            c.state = state_text(s.state.load(std::memory_order_relaxed));
+            c.name_truncated = s.name_len.load(acquire) > c.name.size();
+            c.state = state_text(s.state.load(acquire));
             c.bluefield = live::get_text(s.bluefield);
             c.device = live::get_text(s.device);
             c.host_function = live::get_text(s.host_function);
             c.representor = live::get_text(s.representor);
-            c.max_msg_size = s.max_msg_size.load(std::memory_order_relaxed);
-            c.recv_queue_size = s.recv_queue_size.load(std::memory_order_relaxed);
-            c.connections = s.connections.load(std::memory_order_relaxed);
-            tick = s.last_tick_ns.load(std::memory_order_relaxed);
+            c.max_msg_size = s.max_msg_size.load(acquire);
+            c.recv_queue_size = s.recv_queue_size.load(acquire);
+            c.connections = s.connections.load(acquire);
+            tick = s.last_tick_ns.load(acquire);
         });
         if (!present)
             continue;
@@ -213,29 +217,28 @@ void file_reader::read(const std::string &path, int pid, bool remove_stale)
         live_connection c;
         uint32_t context = 0;
         const bool present = read_slot(s, [&] {
-            constexpr auto relaxed = std::memory_order_relaxed;
-            context = s.context;
+            context = s.context.load(acquire);
             c.pid = pid;
-            c.id = s.connection_id;
-            c.peer_pid = s.peer_pid;
-            c.state = s.state.load(relaxed) == live::k_conn_closing ? "closing" : "open";
-            c.sent_messages = s.counters.sent_messages.load(relaxed);
-            c.sent_bytes = s.counters.sent_bytes.load(relaxed);
-            c.recv_messages = s.counters.recv_messages.load(relaxed);
-            c.recv_bytes = s.counters.recv_bytes.load(relaxed);
-            c.send_queued = s.send_queued.load(relaxed);
-            c.send_ring = s.send_ring.load(relaxed);
-            c.send_ring_limit = s.send_ring_limit;
-            c.recv_ring = s.recv_ring.load(relaxed);
-            c.recv_ring_limit = s.recv_ring_limit;
-            c.consumers = s.consumers.load(relaxed);
-            c.producers = s.producers.load(relaxed);
-            const uint32_t flags = s.flags.load(relaxed);
+            c.id = s.connection_id.load(acquire);
+            c.peer_pid = s.peer_pid.load(acquire);
+            c.state = s.state.load(acquire) == live::k_conn_closing ? "closing" : "open";
+            c.sent_messages = s.counters.sent_messages.load(acquire);
+            c.sent_bytes = s.counters.sent_bytes.load(acquire);
+            c.recv_messages = s.counters.recv_messages.load(acquire);
+            c.recv_bytes = s.counters.recv_bytes.load(acquire);
+            c.send_queued = s.send_queued.load(acquire);
+            c.send_ring = s.send_ring.load(acquire);
+            c.send_ring_limit = s.send_ring_limit.load(acquire);
+            c.recv_ring = s.recv_ring.load(acquire);
+            c.recv_ring_limit = s.recv_ring_limit.load(acquire);
+            c.consumers = s.consumers.load(acquire);
+            c.producers = s.producers.load(acquire);
+            const uint32_t flags = s.flags.load(acquire);
             c.peer_stalled = (flags & live::k_flag_peer_stalled) != 0;
             c.peer_asleep = (flags & live::k_flag_peer_asleep) != 0;
             c.peer_gone = (flags & live::k_flag_peer_gone) != 0;
-            c.peer_silent_ms = s.peer_silent_ms.load(relaxed);
-            c.max_msg_size = s.max_msg_size;
+            c.peer_silent_ms = s.peer_silent_ms.load(acquire);
+            c.max_msg_size = s.max_msg_size.load(acquire);
         });
         if (!present)
             continue;

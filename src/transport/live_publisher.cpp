@@ -231,15 +231,18 @@ bool live_context_slot::claim(const std::string &fabric, const live_context_iden
         }
         live::context_slot *s = live::context_at(f->base(), i);
         const uint32_t gen = s->gen.load(std::memory_order_relaxed); // even: free
-        s->id = id.id;
-        s->kind = id.kind;
-        s->state.store(id.state, std::memory_order_relaxed);
-        s->max_msg_size.store(id.max_msg_size, std::memory_order_relaxed);
-        s->recv_queue_size.store(id.recv_queue_size, std::memory_order_relaxed);
-        s->connections.store(0, std::memory_order_relaxed);
-        s->name_len = uint32_t(id.name.size());
-        s->last_tick_ns.store(0, std::memory_order_relaxed);
-        s->claimed_unix_ns = unix_ns();
+        // Release stores (docs/shm_layout.md, 11.6): a reader that loads one of these loads the
+        // gen word of this claim, not the one of the slot's previous owner.
+        constexpr auto release = std::memory_order_release;
+        s->id.store(id.id, release);
+        s->kind.store(id.kind, release);
+        s->state.store(id.state, release);
+        s->max_msg_size.store(id.max_msg_size, release);
+        s->recv_queue_size.store(id.recv_queue_size, release);
+        s->connections.store(0, release);
+        s->name_len.store(uint32_t(id.name.size()), release);
+        s->last_tick_ns.store(0, release);
+        s->claimed_unix_ns.store(unix_ns(), release);
         live::put_text(s->bluefield, id.bluefield);
         live::put_text(s->device, id.device);
         live::put_text(s->host_function, id.host_function);
@@ -293,24 +296,25 @@ bool live_connection_slot::claim(const live_context_slot &ctx,
     }
     live::connection_slot *s = live::connection_at(f.base(), i);
     const uint32_t gen = s->gen.load(std::memory_order_relaxed);
-    s->counters.sent_messages.store(0, std::memory_order_relaxed);
-    s->counters.sent_bytes.store(0, std::memory_order_relaxed);
-    s->counters.recv_messages.store(0, std::memory_order_relaxed);
-    s->counters.recv_bytes.store(0, std::memory_order_relaxed);
-    s->context = ctx.index_;
-    s->connection_id = id.connection_id;
-    s->peer_pid = id.peer_pid;
-    s->state.store(live::k_conn_open, std::memory_order_relaxed);
-    s->flags.store(0, std::memory_order_relaxed);
-    s->send_queued.store(0, std::memory_order_relaxed);
-    s->send_ring.store(0, std::memory_order_relaxed);
-    s->recv_ring.store(0, std::memory_order_relaxed);
-    s->send_ring_limit = id.send_ring_limit;
-    s->recv_ring_limit = id.recv_ring_limit;
-    s->consumers.store(0, std::memory_order_relaxed);
-    s->producers.store(0, std::memory_order_relaxed);
-    s->peer_silent_ms.store(0, std::memory_order_relaxed);
-    s->max_msg_size = id.max_msg_size;
+    constexpr auto release = std::memory_order_release; // as for a context slot
+    s->counters.sent_messages.store(0, release);
+    s->counters.sent_bytes.store(0, release);
+    s->counters.recv_messages.store(0, release);
+    s->counters.recv_bytes.store(0, release);
+    s->context.store(ctx.index_, release);
+    s->connection_id.store(id.connection_id, release);
+    s->peer_pid.store(id.peer_pid, release);
+    s->state.store(live::k_conn_open, release);
+    s->flags.store(0, release);
+    s->send_queued.store(0, release);
+    s->send_ring.store(0, release);
+    s->recv_ring.store(0, release);
+    s->send_ring_limit.store(id.send_ring_limit, release);
+    s->recv_ring_limit.store(id.recv_ring_limit, release);
+    s->consumers.store(0, release);
+    s->producers.store(0, release);
+    s->peer_silent_ms.store(0, release);
+    s->max_msg_size.store(id.max_msg_size, release);
     s->gen.store(gen | 1u, std::memory_order_release);
     ctx.slot_->connections.fetch_add(1, std::memory_order_relaxed);
     f.connections_used_[i] = true;
