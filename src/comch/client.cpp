@@ -3,6 +3,7 @@
 
 #include <system_error>
 
+#include "comch/diagnostics.hpp"
 #include "common/clock.hpp"
 #include "common/log.hpp"
 #include "core/device.hpp"
@@ -24,6 +25,8 @@ doca_comch_client::~doca_comch_client()
 doca_error_t doca_comch_client::do_start()
 {
     if (doca_error_t rc = load_bounds(); rc != DOCA_SUCCESS)
+        return rc;
+    if (doca_error_t rc = load_faults(); rc != DOCA_SUCCESS)
         return rc;
     // The previous connection (closed: the client was IDLE) is freed below; not under its
     // consumers and producers, which refer to it.
@@ -49,6 +52,9 @@ doca_error_t doca_comch_client::do_start()
     busy_logged_ = false;
     handshake_since_ns_ = 0;
     silence_logged_ = false;
+    started_ns_ = softcomch::coarse_now_ns();
+    waiting_for_server_ = false;
+    starting_explained_ = false;
     handshake_watch_.ready = true;
     pe()->request_service();
     return DOCA_ERROR_IN_PROGRESS;
@@ -106,6 +112,7 @@ unsigned doca_comch_client::poll_connecting()
     std::unique_ptr<transport::link> l;
     std::string why;
     const transport::connector::result res = connector_->step(l, why);
+    waiting_for_server_ = res == transport::connector::result::no_server; // explain_starting
     // The socket of a handshake in flight (or none): the next step happens when it is readable.
     uint64_t now = softcomch::coarse_now_ns();
     if (res == transport::connector::result::in_progress) {
@@ -160,6 +167,7 @@ unsigned doca_comch_client::poll_connecting()
         return 1;
     }
     first_beat(connection_.get());
+    attach_faults(connection_.get(), "host");
     SC_LOG_INFO("comch client '%s': connected (max message %u bytes)", name_.c_str(),
                 connection_->link_->max_msg_size());
     set_state(DOCA_CTX_STATE_RUNNING);
@@ -228,11 +236,15 @@ void doca_comch_client::on_tick(uint64_t now_ns) noexcept
         // that is not there yet, and says so once.
         if (handshake_since_ns_ && !silence_logged_ &&
             now_ns - handshake_since_ns_ >= bounds_.handshake_ns) {
+            const std::string hint = softcomch::comch::diag::silent_server_hint(
+                dev_->info()->bluefield_id(), dev_->info()->pci_addr(), name_);
             SC_LOG_WARN("comch client '%s': the server has not answered the handshake for %lu ms "
-                        "(it is stopped or not progressing); still waiting",
-                        name_.c_str(), (unsigned long)((now_ns - handshake_since_ns_) / 1'000'000));
+                        "(it is stopped or not progressing); still waiting%s",
+                        name_.c_str(), (unsigned long)((now_ns - handshake_since_ns_) / 1'000'000),
+                        hint.c_str());
             silence_logged_ = true;
         }
+        explain_starting(now_ns);
         return;
     }
     if (connection_)

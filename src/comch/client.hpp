@@ -40,6 +40,9 @@ private:
     unsigned poll_connecting();
     void on_tick(uint64_t now_ns) noexcept override;
     bool wrong_representor_hint(std::string &why) const;
+    // Once per start, SOFTCOMCH_DIAG_DELAY_MS after it, while no server is found: what the
+    // client waits for and what the fabric has instead (comch/diagnostics.cpp).
+    void explain_starting(uint64_t now_ns) noexcept;
 
     std::unique_ptr<softcomch::transport::connector> connector_;
     // The handshake in flight (the connector's handles) in the engine's epoll set, so that a
@@ -53,6 +56,11 @@ private:
     // When the handshake in flight began (0: none), and whether its silence was logged.
     uint64_t handshake_since_ns_ = 0;
     bool silence_logged_ = false;
+    // Diagnostics (explain_starting): when this start began, whether the last attempt found no
+    // server, and whether the client said so.
+    uint64_t started_ns_ = 0;
+    bool waiting_for_server_ = false;
+    bool starting_explained_ = false;
 
     static constexpr uint64_t retry_interval_ns = 10'000'000; // 10 ms between connect attempts
 };

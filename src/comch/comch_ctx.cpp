@@ -6,6 +6,7 @@
 #include "comch/connection.hpp"
 #include "comch/connection_handle.hpp"
 #include "comch/consumer.hpp"
+#include "comch/fault_hooks.hpp"
 #include "common/bounds.hpp"
 #include "common/clock.hpp"
 #include "common/error_names.hpp"
@@ -25,6 +26,11 @@ constexpr unsigned k_recv_budget = 64;
 // While sends wait for ring space, notifications also fire on this period so the sends retry
 // (the peer does not signal when it frees space).
 constexpr uint64_t k_pending_retry_ns = 1'000'000;
+// What the line about a stalled peer tells the user to do (comch/diagnostics.hpp).
+constexpr const char *k_stall_advice =
+    "; messages to it wait until it progresses: unless it is in a debugger, its program must keep "
+    "calling doca_pe_progress on the engine of its Comch context (or sleep on that engine's "
+    "notification handle) while the connection is open";
 } // namespace
 
 comch_ctx::comch_ctx(const char *kind, doca_dev *dev, std::string name)
@@ -126,9 +132,13 @@ doca_error_t comch_ctx::task_send_alloc_init(doca_comch_connection *conn, const 
     return DOCA_SUCCESS;
 }
 
+template <bool Faults>
 bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept
 {
-    return transport::with_concrete(*conn->link_, [&](auto &link) noexcept {
+    if constexpr (Faults)
+        if (conn->faults_->dropped)
+            return false; // dropped by a fault: it waits, and fails when the end is seen
+    const bool written = transport::with_concrete(*conn->link_, [&](auto &link) noexcept {
         void *slot = link.try_claim(task->len_);
         if (!slot)
             return false;
@@ -139,6 +149,10 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
         conn->published_.sent(conn->live_.sent_messages, conn->live_.sent_bytes);
         return true;
     });
+    if constexpr (Faults)
+        if (written)
+            fault_sent(conn);
+    return written;
 }
 
 doca_error_t comch_ctx::validate(const doca_task *t) const
@@ -161,10 +175,26 @@ doca_error_t comch_ctx::submit(doca_task *t)
         SC_LOG_ERR("doca_task_submit: the connection of this send task is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
+    if (conn->faults_on_) [[unlikely]]
+        return submit_with_faults(conn, t);
+    return submit_send<false>(conn, t);
+}
+
+doca_error_t comch_ctx::submit_with_faults(doca_comch_connection *conn, doca_task *t)
+{
+    if (fault_submit_again(*conn))
+        return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
+    return submit_send<true>(conn, t);
+}
+
+template <bool Faults>
+doca_error_t comch_ctx::submit_send(doca_comch_connection *conn, doca_task *t)
+{
+    auto *task = static_cast<doca_comch_task_send *>(t);
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
     // Keep order: a send may overtake nothing that waits for space.
-    if (!conn->pending_.empty() || !write_send(conn, task)) {
+    if (!conn->pending_.empty() || !write_send<Faults>(conn, task)) {
         conn->pending_.push_back(t);
         return DOCA_SUCCESS;
     }
@@ -197,11 +227,11 @@ void comch_ctx::abandon(doca_task *t) noexcept
     doca_ctx::abandon(t);
 }
 
-unsigned comch_ctx::flush_pending(doca_comch_connection *conn) noexcept
+template <bool Faults> unsigned comch_ctx::flush_pending(doca_comch_connection *conn) noexcept
 {
     unsigned n = 0;
     while (doca_task *t = conn->pending_.front()) {
-        if (!write_send(conn, static_cast<doca_comch_task_send *>(t)))
+        if (!write_send<Faults>(conn, static_cast<doca_comch_task_send *>(t)))
             break;
         // Unlink before completing: the completion queue threads through the same link.
         conn->pending_.pop_front();
@@ -261,7 +291,13 @@ struct comch_ctx::link_events final : transport::link_handler {
     }
 };
 
-unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
+unsigned comch_ctx::serve_with_faults(doca_comch_connection *conn, bool &ended)
+{
+    ended = false;
+    return conn->faults_->hung ? 0 : serve<true>(conn, ended); // hung: not even read
+}
+
+template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bool &ended)
 {
     ended = false;
     unsigned work = 0;
@@ -269,13 +305,19 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
         link_events events(this, conn);
         work += conn->link_->service(events);
     }
-    return transport::with_concrete(*conn->link_, [&](auto &link) {
+    // Inlined here, so that the ordinary instantiation has the shape the function had before
+    // the fault hooks (one call less per poll).
+    auto deliver = [&](auto &link) __attribute__((always_inline))
+    {
         // Deliver what arrived. A callback may stop this context (the connection then closes
         // after the loop) but cannot destroy it: destroy is refused unless IDLE.
         for (unsigned i = 0; i < k_recv_budget && !conn->peer_closed_; ++i) {
             const auto *m = link.peek();
             if (!m)
                 break;
+            if constexpr (Faults)
+                if (!fault_due(conn))
+                    break; // delay: it stays in the ring (and so does everything after it)
             ++work;
             if (m->type == uint16_t(transport::msg_type::disconnect)) {
                 conn->peer_closed_ = true;
@@ -300,25 +342,38 @@ unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
             link.release();
         }
         if (!conn->pending_.empty() && !conn->peer_closed_ && !link.peer_gone())
-            work += flush_pending(conn);
+            work += flush_pending<Faults>(conn);
         // The peer is gone once it said so, or once its process died (or, where the program
-        // opted in, stopped progressing for too long) and its ring is drained.
-        if (conn->peer_closed_ || ((link.peer_gone() || conn->peer_timed_out_) && !link.peek()))
+        // opted in, stopped progressing for too long; or a fault dropped the connection) and its
+        // ring is drained.
+        bool gone = link.peer_gone() || conn->peer_timed_out_;
+        if constexpr (Faults)
+            gone = gone || conn->faults_->dropped;
+        if (conn->peer_closed_ || (gone && !link.peek()))
             ended = true;
         return work;
-    });
+    };
+    return transport::with_concrete(*conn->link_, deliver);
 }
+
+// The ordinary instantiation is called from the server's and the client's poll
+// (service_connection, comch_ctx.hpp).
+template unsigned comch_ctx::serve<false>(doca_comch_connection *conn, bool &ended);
 
 bool comch_ctx::close_connection(doca_comch_connection *conn)
 {
     if (conn->state_ == doca_comch_connection::state::closed)
         return true;
     conn->state_ = doca_comch_connection::state::closing;
-    if (conn->link_->peer_gone() || conn->peer_closed_) {
+    if (conn->link_->peer_gone() || conn->peer_closed_ ||
+        (conn->faults_on_ && conn->faults_->dropped)) {
         abort_connection(conn, k_status_connection_lost);
         return true;
     }
-    flush_pending(conn);
+    if (conn->faults_on_)
+        flush_pending<true>(conn);
+    else
+        flush_pending<false>(conn);
     if (!conn->pending_.empty())
         return false;
     const bool noticed = transport::with_concrete(*conn->link_, [](auto &link) noexcept {
@@ -417,6 +472,9 @@ void comch_ctx::arm_connection(doca_comch_connection *conn, softcomch::core::arm
 {
     if (conn->state_ == doca_comch_connection::state::closed)
         return;
+    if (conn->faults_on_) [[unlikely]]
+        if (fault_arm(conn, r))
+            return;
     transport::link &l = *conn->link_;
     if (l.slow_pending() || l.peer_gone() || conn->peer_closed_ ||
         !transport::with_concrete(l, [](auto &link) noexcept { return link.arm(); }))
@@ -446,9 +504,10 @@ doca_error_t comch_ctx::load_bounds()
     bounds_.linger_ns = v[2] * ms;
     bounds_.stall_ns = v[3] * ms;
     bounds_.timeout_ns = v[4] * ms;
+    bounds_.diag_ns = v[5] * ms;
     static_assert(b::all[0] == &b::handshake_timeout && b::all[1] == &b::max_handshakes &&
                   b::all[2] == &b::stop_linger && b::all[3] == &b::peer_stall &&
-                  b::all[4] == &b::peer_timeout);
+                  b::all[4] == &b::peer_timeout && b::all[5] == &b::diag_delay);
     next_tick_ns_ = 0;
     return DOCA_SUCCESS;
 }
@@ -508,6 +567,9 @@ void comch_ctx::tick_connection(doca_comch_connection *conn, uint64_t now_ns) no
     conn->published_.tick(*conn, now_ns); // what the previous tick found
     if (conn->state_ == state::closing && now_ns >= conn->linger_deadline_ns_)
         conn->linger_over_ = true;
+    if (conn->faults_on_) [[unlikely]]
+        if (fault_tick(conn, now_ns))
+            return; // hung: no heartbeat of ours, no look at the peer's
     const transport::link::peer_activity seen = conn->link_->beat(now_ns);
     if (seen != transport::link::peer_activity::still || conn->link_->peer_gone() ||
         conn->peer_closed_) {
@@ -534,16 +596,16 @@ void comch_ctx::tick_connection(doca_comch_connection *conn, uint64_t now_ns) no
         if (bounds_.timeout_ns)
             SC_LOG_WARN("%s '%s': the peer (pid %d) has not progressed for %lu ms (stopped, in a "
                         "debugger, or not calling doca_pe_progress); it is disconnected after "
-                        "%lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)",
+                        "%lu ms (SOFTCOMCH_PEER_TIMEOUT_MS)%s",
                         kind_name(), name_.c_str(), conn->link_->peer_pid(),
                         (unsigned long)(still_ns / 1'000'000),
-                        (unsigned long)(bounds_.timeout_ns / 1'000'000));
+                        (unsigned long)(bounds_.timeout_ns / 1'000'000), k_stall_advice);
         else
             SC_LOG_WARN("%s '%s': the peer (pid %d) has not progressed for %lu ms (stopped, in a "
                         "debugger, or not calling doca_pe_progress); the connection is kept "
-                        "(SOFTCOMCH_PEER_TIMEOUT_MS would disconnect it)",
+                        "(SOFTCOMCH_PEER_TIMEOUT_MS would disconnect it)%s",
                         kind_name(), name_.c_str(), conn->link_->peer_pid(),
-                        (unsigned long)(still_ns / 1'000'000));
+                        (unsigned long)(still_ns / 1'000'000), k_stall_advice);
     }
     if (bounds_.timeout_ns && still_ns >= bounds_.timeout_ns)
         conn->peer_timed_out_ = true;

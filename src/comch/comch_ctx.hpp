@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "comch/connection.hpp"
+#include "comch/faults.hpp"
 #include "comch/live_stats.hpp"
 #include "common/visibility.hpp"
 #include "core/ctx.hpp"
@@ -103,9 +105,16 @@ protected:
         uint64_t linger_ns = 0;      // SOFTCOMCH_STOP_LINGER_MS
         uint64_t stall_ns = 0;       // SOFTCOMCH_PEER_STALL_MS (0: not reported)
         uint64_t timeout_ns = 0;     // SOFTCOMCH_PEER_TIMEOUT_MS (0: never disconnected)
+        uint64_t diag_ns = 0;        // SOFTCOMCH_DIAG_DELAY_MS (0: no diagnostics)
     };
     // Reads the knobs (at start): DOCA_ERROR_BAD_CONFIG and a line for a value that is not one.
     doca_error_t load_bounds();
+    // Reads SOFTCOMCH_FAULTS (at start, beside the bounds; comch/fault_hooks.cpp):
+    // DOCA_ERROR_BAD_CONFIG and a line naming the rule and the problem for a bad value.
+    doca_error_t load_faults();
+    // A new connection (accepted, or connected): its number in this process, and the faults of
+    // the plan that match it (`side`: "dpu" for a server, "host" for a client).
+    void attach_faults(doca_comch_connection *conn, const char *side);
     // Ticks of this context: every connection's heartbeat and liveness, at most this often.
     static constexpr uint64_t k_tick_interval_ns = 10'000'000; // 10 ms
     // Whether this tick is due (throttles tick() to k_tick_interval_ns).
@@ -130,7 +139,8 @@ protected:
     doca_error_t register_connection(doca_comch_connection *conn);
     // Reads the link's slow channel (consumer announce/ack/expire, the peer's death), delivers
     // received messages, flushes pending sends. Returns work done. Sets `ended` when the peer
-    // closed or died and the connection has been fully drained.
+    // closed or died and the connection has been fully drained. (Inline: the poll calls the
+    // ordinary instantiation directly, as it called this function before the fault hooks.)
     unsigned service_connection(doca_comch_connection *conn, bool &ended);
     // Local close: after pending sends drained, sends the disconnect notice. Returns true when
     // the connection is closed (false: still draining).
@@ -156,7 +166,8 @@ protected:
     doca_comch_event_consumer consumer_event_{};
     bound_values bounds_;
     uint64_t next_tick_ns_ = 0;
-    ctx_publication published_; // this context in softcomch top
+    ctx_publication published_;               // this context in softcomch top
+    softcomch::comch::fault_plan fault_plan_; // SOFTCOMCH_FAULTS of the current start
 
 private:
     // What the link's slow channel reports, for one connection.
@@ -168,10 +179,48 @@ private:
     void handle_expire(doca_comch_connection *conn, uint32_t id);
     // The connection ended: the peer's consumers expire, ours lose their peer.
     void end_fast_path(doca_comch_connection *conn) noexcept;
+    // The data path, instantiated twice: `Faults` for the connections a SOFTCOMCH_FAULTS rule
+    // matches (the hooks of comch/fault_hooks.hpp), without for all others, so that an ordinary
+    // connection pays one branch on doca_comch_connection::faults_on_ per call.
+    template <bool Faults>
+    [[gnu::always_inline]] inline doca_error_t submit_send(doca_comch_connection *conn,
+                                                           doca_task *t);
     // Writes one send into the ring (the caller completes the task); false if there is no room.
-    bool write_send(doca_comch_connection *conn, doca_comch_task_send *task) noexcept;
-    unsigned flush_pending(doca_comch_connection *conn) noexcept;
+    template <bool Faults>
+    [[gnu::always_inline]] inline bool write_send(doca_comch_connection *conn,
+                                                  doca_comch_task_send *task) noexcept;
+    template <bool Faults> unsigned flush_pending(doca_comch_connection *conn) noexcept;
+    template <bool Faults> unsigned serve(doca_comch_connection *conn, bool &ended);
+    // The Faults instantiations' entries: out of line and cold, so that the ordinary path keeps
+    // its shape (inlined as before the hooks existed).
+    [[gnu::cold, gnu::noinline]] doca_error_t submit_with_faults(doca_comch_connection *conn,
+                                                                 doca_task *t);
+    [[gnu::cold, gnu::noinline]] unsigned serve_with_faults(doca_comch_connection *conn,
+                                                            bool &ended);
     void unregister_connection(doca_comch_connection *conn) noexcept;
+
+    // ---- the hooks of faults on demand (comch/fault_hooks.cpp) ----
+    // A send reached the peer's queue: disconnect,after=N and hang,after=N.
+    void fault_sent(doca_comch_connection *conn) noexcept;
+    // delay: whether the oldest received message is due (false: it stays in the ring).
+    bool fault_due(doca_comch_connection *conn);
+    // The connection's tick: time-triggered faults. True while it is hung (no heartbeat).
+    bool fault_tick(doca_comch_connection *conn, uint64_t now_ns) noexcept;
+    // Notification request: the faults' timers. True when that is the connection's whole
+    // answer (hung, or a message held), false when the usual arm follows.
+    bool fault_arm(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
+    // Drops the connection as if this process had died (the sends after it wait for the end
+    // and fail with it).
+    void fault_drop(doca_comch_connection *conn) noexcept;
+    // Starts or ends a hang as the faults say at `now_ns`.
+    void update_hang(doca_comch_connection *conn, uint64_t now_ns) noexcept;
 };
+
+inline unsigned comch_ctx::service_connection(doca_comch_connection *conn, bool &ended)
+{
+    if (conn->faults_on_) [[unlikely]]
+        return serve_with_faults(conn, ended);
+    return serve<false>(conn, ended);
+}
 
 } // namespace softcomch::comch

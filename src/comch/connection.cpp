@@ -3,6 +3,7 @@
 
 #include "comch/comch_ctx.hpp"
 #include "comch/connection_handle.hpp"
+#include "comch/fault_hooks.hpp"
 #include "common/log.hpp"
 
 doca_comch_connection::doca_comch_connection(softcomch::comch::comch_ctx *owner,

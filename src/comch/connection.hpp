@@ -23,7 +23,8 @@
 
 namespace softcomch::comch {
 class comch_ctx;
-}
+struct connection_fault_state;
+} // namespace softcomch::comch
 
 struct doca_comch_connection {
     enum class state : uint8_t {
@@ -45,6 +46,10 @@ struct doca_comch_connection {
     softcomch::comch::comch_ctx *owner_;
     std::unique_ptr<softcomch::transport::link> link_;
     state state_ = state::open;
+    // A SOFTCOMCH_FAULTS rule matches this connection (faults_ below is set): the one flag the
+    // data path tests, beside state_, which every path reads anyway (comch/fault_hooks.hpp).
+    // Set before the connection is published and never changed.
+    bool faults_on_ = false;
     union doca_data user_data_ {};
     softcomch::intrusive_fifo<doca_task> pending_; // submitted, waiting for space in the peer ring
     bool peer_closed_ = false;                     // the peer sent its disconnect notice
@@ -71,6 +76,8 @@ struct doca_comch_connection {
     bool peer_asleep_ = false;        // that tick saw it asleep (waiting for our next write)
     bool linger_over_ = false;        // closing for longer than the stop's linger
     bool peer_stalled_ = false;       // the peer was reported stalled and has not resumed
+    // Faults on demand (only when faults_on_), last: out of the data path's lines.
+    std::unique_ptr<softcomch::comch::connection_fault_state> faults_;
 
     bool is_open() const noexcept { return state_ == state::open; }
     doca_comch_connection *handle() const noexcept { return handle_; }

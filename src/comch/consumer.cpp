@@ -6,6 +6,7 @@
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
 #include "comch/fastpath.hpp"
+#include "comch/fault_hooks.hpp"
 #include "comch/shared_mmap.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
@@ -37,7 +38,7 @@ doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap 
 }
 
 doca_comch_consumer::doca_comch_consumer(doca_comch_connection *conn, doca_mmap *mmap, uint32_t id)
-    : doca_ctx("comch consumer"), conn_(conn), mmap_(mmap), id_(id)
+    : doca_ctx("comch consumer"), conn_(conn), mmap_(mmap), id_(id), faults_on_(conn->faults_on_)
 {
     mmap_->user_acquired(); // doca_mmap_stop/destroy refuse while this consumer exists
 }
@@ -104,6 +105,9 @@ doca_error_t doca_comch_consumer::do_start()
         SC_LOG_ERR("%s: the consumer's connection is closed", func);
         return DOCA_ERROR_NOT_CONNECTED;
     }
+    if (faults_on_) // consumer-start-fail (logged by the fault)
+        if (doca_error_t rc = softcomch::comch::fault_consumer_start(*conn_); rc != DOCA_SUCCESS)
+            return rc;
     if (pool_.capacity() == 0) {
         SC_LOG_ERR("%s: consumer %u has no post-receive tasks "
                    "(doca_comch_consumer_task_post_recv_set_conf)",
@@ -203,6 +207,9 @@ doca_error_t doca_comch_consumer::submit(doca_task *t)
         SC_LOG_ERR("doca_task_submit: the consumer's connection is closed");
         return DOCA_ERROR_NOT_CONNECTED;
     }
+    if (faults_on_) [[unlikely]]
+        if (softcomch::comch::fault_submit_again(*conn_))
+            return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
     doca_buf *b = task->buf_;
     auto *data = static_cast<uint8_t *>(b->data());
     auto *end = static_cast<uint8_t *>(b->head()) + b->len();

@@ -111,4 +111,5 @@ private:
     uint32_t posted_ = 0; // submitted and not yet completed
     bool registered_ = false;
     bool expired_sent_ = false;
+    bool faults_on_; // the connection's (comch/fault_hooks.hpp), in a line submit reads anyway
 };

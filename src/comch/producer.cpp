@@ -7,6 +7,7 @@
 #include "comch/comch_ctx.hpp"
 #include "comch/connection.hpp"
 #include "comch/fastpath.hpp"
+#include "comch/fault_hooks.hpp"
 #include "common/error_names.hpp"
 #include "common/log.hpp"
 #include "core/buf.hpp"
@@ -34,7 +35,7 @@ doca_error_t doca_comch_producer::create(doca_comch_connection *conn, const char
 }
 
 doca_comch_producer::doca_comch_producer(doca_comch_connection *conn, uint32_t id)
-    : doca_ctx("comch producer"), conn_(conn), id_(id)
+    : doca_ctx("comch producer"), conn_(conn), id_(id), faults_on_(conn->faults_on_)
 {}
 
 doca_comch_producer::~doca_comch_producer()
@@ -156,6 +157,21 @@ doca_error_t doca_comch_producer::validate(const doca_task *t) const
 doca_error_t doca_comch_producer::submit(doca_task *t)
 {
     auto *task = static_cast<doca_comch_producer_task_send *>(t);
+    if (faults_on_) [[unlikely]]
+        return submit_with_faults(task);
+    return submit_send<false>(task);
+}
+
+doca_error_t doca_comch_producer::submit_with_faults(doca_comch_producer_task_send *task)
+{
+    if (softcomch::comch::fault_submit_again(*conn_))
+        return DOCA_ERROR_AGAIN; // the task stays the program's, untouched
+    return submit_send<true>(task);
+}
+
+template <bool Faults>
+doca_error_t doca_comch_producer::submit_send(doca_comch_producer_task_send *task)
+{
     softcomch::comch::remote_consumer *rc = lookup(task->consumer_id_);
     if (!rc || rc->expired.load(std::memory_order_acquire) ||
         transport::with_concrete(*rc->endpoint,
@@ -164,6 +180,8 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
             "doca_task_submit: no consumer %u on this connection (never announced by the peer, or "
             "expired)",
             task->consumer_id_);
+        unknown_consumer_.store(k_unknown_set | task->consumer_id_,
+                                std::memory_order_relaxed); // explained by tick()
         return DOCA_ERROR_NOT_FOUND;
     }
     if (task->imm_len_ > rc->endpoint->imm_data_len()) {
@@ -172,10 +190,11 @@ doca_error_t doca_comch_producer::submit(doca_task *t)
                    task->imm_len_, task->consumer_id_, rc->endpoint->imm_data_len());
         return DOCA_ERROR_INVALID_VALUE;
     }
-    return transport::with_concrete(*rc->endpoint, [&](const auto &r) { return send_to(task, r); });
+    return transport::with_concrete(*rc->endpoint,
+                                    [&](const auto &r) { return send_to<Faults>(task, r); });
 }
 
-template <class Remote>
+template <bool Faults, class Remote>
 doca_error_t doca_comch_producer::send_to(doca_comch_producer_task_send *task, const Remote &r)
 {
     doca_task *t = task;
@@ -204,6 +223,18 @@ doca_error_t doca_comch_producer::send_to(doca_comch_producer_task_send *task, c
     }
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
+    if constexpr (Faults) {
+        if (softcomch::comch::fault_kill_channel(*conn_)) {
+            // kill-channel: half the payload lands, its completion never does, and the
+            // connection drops: what the consumer's side sees of a producer's process that dies
+            // during the copy. This send fails.
+            if (len > 1)
+                (void)r.write(entry, task->buf_->data(), len / 2, *plan_);
+            softcomch::comch::fault_kill_connection(*conn_);
+            complete(t, DOCA_ERROR_CONNECTION_ABORTED);
+            return DOCA_SUCCESS;
+        }
+    }
     typename Remote::completion c{};
     c.task = entry.task;
     c.producer_id = id_;

@@ -7,6 +7,7 @@
 
 #include <doca_comch_producer.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -64,6 +65,9 @@ struct SOFTCOMCH_API doca_comch_producer final : doca_ctx {
     doca_error_t validate(const doca_task *task) const override;
     void free_task(doca_task *task) override;
     unsigned poll() override;
+    // The slow path: says once which consumer ids exist when a send named one that does not
+    // (comch/diagnostics.cpp).
+    void tick(uint64_t now_ns) noexcept override;
 
 protected:
     doca_error_t do_start() override;
@@ -75,17 +79,28 @@ private:
     // Takes the slot `id` the connection gave it (create); the destructor gives it back.
     doca_comch_producer(doca_comch_connection *conn, uint32_t id);
     softcomch::comch::remote_consumer *lookup(uint32_t consumer_id);
+    // The send, instantiated with and without the hooks of faults on demand
+    // (comch/fault_hooks.hpp): only a connection a SOFTCOMCH_FAULTS rule matches takes `Faults`.
+    template <bool Faults> doca_error_t submit_send(doca_comch_producer_task_send *task);
+    [[gnu::cold, gnu::noinline]] doca_error_t
+    submit_with_faults(doca_comch_producer_task_send *task);
     // The send once the consumer is known, instantiated for its concrete class
     // (transport/registry.hpp).
-    template <class Remote>
+    template <bool Faults, class Remote>
     doca_error_t send_to(doca_comch_producer_task_send *task, const Remote &r);
 
     doca_comch_connection *conn_;
     uint32_t id_;
+    bool faults_on_; // the connection's (comch/fault_hooks.hpp), in a line submit reads anyway
     softcomch::core::task_set<doca_comch_producer_task_send> pool_;
     std::unique_ptr<softcomch::transport::write_plan> plan_; // resolved at start
     // One-entry cache: a producer usually streams to one consumer.
     uint32_t cached_id_ = 0;
     uint64_t cached_generation_ = 0;
     std::shared_ptr<softcomch::comch::remote_consumer> cached_;
+    // A consumer id a send named that does not exist, or'ed with k_unknown_set (0: none since
+    // the last tick), for the tick's one warning; set on the refused submit only.
+    static constexpr uint64_t k_unknown_set = uint64_t(1) << 32;
+    std::atomic<uint64_t> unknown_consumer_{0};
+    bool unknown_consumer_told_ = false;
 };

@@ -95,6 +95,8 @@ doca_error_t doca_comch_server::do_start()
     reclaim_connections(); // all closed (the server was IDLE); those with children stay
     if (doca_error_t rc = load_bounds(); rc != DOCA_SUCCESS)
         return rc;
+    if (doca_error_t rc = load_faults(); rc != DOCA_SUCCESS)
+        return rc;
     fd_fit_ = UINT64_MAX;
     max_handshakes_ = bounds_.max_handshakes;
     listen_resume_ns_ = 0;
@@ -218,6 +220,13 @@ void doca_comch_server::refuse(transport::pending &p, refusal why)
                       "the server's process is out of file descriptors (RLIMIT_NOFILE %lu) with "
                       "%zu connections; raise its limit (ulimit -n)",
                       (unsigned long)fd_soft_limit_, open_connections());
+        break;
+    case refused_clients:
+        std::snprintf(text, sizeof text,
+                      "the server (pid %d) holds its maximum of %u clients "
+                      "(doca_comch_cap_get_max_clients); another can connect once one of them "
+                      "disconnects",
+                      int(::getpid()), caps().max_clients);
         break;
     }
     p.reject(reason, text);
@@ -354,11 +363,7 @@ unsigned doca_comch_server::service_handshakes()
             // Cannot happen through the endpoint naming, but a hand-made client could try.
             h.pending->reject(DOCA_ERROR_NOT_FOUND, "no such server on this host function");
         } else if (open_connections() >= caps().max_clients) {
-            SC_LOG_WARN(
-                "comch server '%s': refused a client: already %zu clients (the device maximum)",
-                name_.c_str(), open_connections());
-            h.pending->reject(DOCA_ERROR_FULL,
-                              "the server has reached its maximum number of clients");
+            refuse(*h.pending, refused_clients);
         } else {
             // The accepted socket becomes the connection's liveness channel: hand its epoll
             // registration over from the handshake watcher to the connection's.
@@ -370,8 +375,10 @@ unsigned doca_comch_server::service_handshakes()
                 conn = std::make_unique<doca_comch_connection>(this, std::move(l));
                 if (!conn->handle() || register_connection(conn.get()) != DOCA_SUCCESS)
                     conn.reset();
-                else
+                else {
                     first_beat(conn.get());
+                    attach_faults(conn.get(), "dpu");
+                }
             } else {
                 SC_LOG_ERR(
                     "comch server '%s': could not set up the connection of client pid %d: %s",

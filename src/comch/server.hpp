@@ -39,11 +39,13 @@ protected:
     bool quiesce() override { return open_connections() == 0; }
 
 private:
-    // Why a connection is refused before its handshake is read (bit of refusals_logged_).
+    // Why a connection is refused (bit of refusals_logged_): before its handshake is read, or
+    // (refused_clients) after it.
     enum refusal : uint32_t {
         refused_busy = 1,        // SOFTCOMCH_MAX_HANDSHAKES handshakes in progress
         refused_budget = 2,      // the descriptor budget has room for no more connections
         refused_descriptors = 4, // the process is out of descriptors (EMFILE, ENFILE)
+        refused_clients = 8,     // max_clients connections are open (read after the handshake)
     };
 
     unsigned accept_new();
@@ -57,7 +59,8 @@ private:
     // The descriptor budget against RLIMIT_NOFILE (at start): raises the soft limit or says
     // how many clients fit, and sets fd_fit_.
     void check_descriptor_budget(const softcomch::transport::transport_ops &t);
-    // Answers `p` with a REJECT for `why` (it is dropped by the caller).
+    // Answers `p` with a REJECT for `why` (it is dropped by the caller); the first refusal of
+    // each kind per start is logged.
     void refuse(softcomch::transport::pending &p, refusal why);
     // Closes the handshakes past their deadline.
     void drop_late_handshakes(uint64_t now_ns) noexcept;

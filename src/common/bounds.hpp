@@ -70,8 +70,19 @@ inline constexpr knob peer_timeout{.env = "SOFTCOMCH_PEER_TIMEOUT_MS",
                                    .meaning = "time before a peer that does not progress is "
                                               "disconnected"};
 
-inline constexpr std::array<const knob *, 5> all{&handshake_timeout, &max_handshakes, &stop_linger,
-                                                 &peer_stall, &peer_timeout};
+// A connection that does not form is explained this long after the start, once (a client still
+// STARTING: what it waits for and what the fabric has instead; src/comch/diagnostics.hpp). 0: never.
+inline constexpr knob diag_delay{.env = "SOFTCOMCH_DIAG_DELAY_MS",
+                                 .fallback = 2000,
+                                 .min = 1,
+                                 .max = 3'600'000,
+                                 .zero_off = true,
+                                 .unit = "ms",
+                                 .meaning = "delay before a connection that does not form is "
+                                            "explained"};
+
+inline constexpr std::array<const knob *, 6> all{&handshake_timeout, &max_handshakes, &stop_linger,
+                                                 &peer_stall,        &peer_timeout,   &diag_delay};
 
 // The value of `k`: its default when the variable is unset or empty, else the decimal number it
 // holds. false (and `why`, one sentence naming the variable) for anything else: not a number,

@@ -118,7 +118,7 @@ struct representor_desc {
 // Parses "BB:DD.F" or "DDDD:BB:DD.F" (hex, any case; device <= 0x1f, function <= 7; nothing else
 // before or after) into the canonical lowercase "dddd:bb:dd.f". Returns false if malformed
 // (`out` is then unchanged).
-bool canonical_pci_addr(const char *in, std::string &out) noexcept;
+SOFTCOMCH_API bool canonical_pci_addr(const char *in, std::string &out) noexcept;
 
 } // namespace softcomch::core
 

@@ -158,6 +158,11 @@ endpoint_scan scan_endpoints(const std::string &dir)
     return scan;
 }
 
+std::vector<std::string> fabrics_beside(const std::string &fabric)
+{
+    return transport::fabrics_beside(fabric);
+}
+
 std::vector<endpoint> live_endpoints(const std::string &dir)
 {
     std::vector<endpoint> out;

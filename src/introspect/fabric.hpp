@@ -102,6 +102,10 @@ struct endpoint_scan {
 // A missing directory gives an empty scan.
 endpoint_scan scan_endpoints(const std::string &dir);
 
+// The fabrics that have a directory in the same runtime directory as `fabric`'s (itself included
+// when it exists), sorted; nothing is created.
+std::vector<std::string> fabrics_beside(const std::string &fabric);
+
 // The endpoints of live servers, as a client looking for its server finds them: on the way, the
 // files of dead servers are removed, as the library does. Files that cannot be read are skipped
 // (a missing directory gives none).

@@ -115,4 +115,12 @@ topology_file_check check_topology_file(const std::string &path)
     return c;
 }
 
+std::optional<std::string> canonical_pci(const std::string &text)
+{
+    std::string out;
+    if (text.find('\0') != std::string::npos || !core::canonical_pci_addr(text.c_str(), out))
+        return std::nullopt;
+    return out;
+}
+
 } // namespace softcomch::introspect

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,10 @@ struct machine_info {
 };
 // The process-wide view the library builds once (the environment at its first use).
 machine_info machine();
+
+// A PCI address as the library reads it ("b1:00.0", "0000:B1:00.0") in its canonical form
+// ("0000:b1:00.0"); nullopt when it is not one.
+std::optional<std::string> canonical_pci(const std::string &text);
 
 // A topology file loaded and validated as programs load it.
 struct topology_file_check {

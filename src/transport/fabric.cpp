@@ -437,4 +437,31 @@ std::vector<endpoint_info> list_endpoints(const std::string &dir)
     return live;
 }
 
+std::vector<std::string> fabrics_beside(const std::string &fabric)
+{
+    std::vector<std::string> names;
+    std::string base;
+    try {
+        base = fabric_dir_path(fabric);
+    } catch (const std::system_error &) {
+        return names;
+    }
+    base.erase(base.rfind('/'));
+    DIR *d = ::opendir(base.c_str());
+    if (d == nullptr)
+        return names;
+    while (const dirent *ent = ::readdir(d)) {
+        const std::string name = ent->d_name;
+        if (!valid_fabric_name(name) || (ent->d_type != DT_DIR && ent->d_type != DT_UNKNOWN))
+            continue;
+        struct stat st;
+        if (ent->d_type == DT_DIR ||
+            (::lstat((base + "/" + name).c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
+            names.push_back(name);
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 } // namespace softcomch::transport

@@ -102,4 +102,9 @@ SOFTCOMCH_API fabric_files scan_fabric_dir(const std::string &dir);
 // missing. list_endpoints() removes such endpoints.
 SOFTCOMCH_API bool endpoint_dead(const endpoint_info &e) noexcept;
 
+// The fabrics that have a directory beside `fabric`'s (in the same runtime directory), sorted,
+// `fabric` itself included if it exists. Nothing is created; none when the runtime directory
+// does not exist or cannot be read.
+SOFTCOMCH_API std::vector<std::string> fabrics_beside(const std::string &fabric);
+
 } // namespace softcomch::transport

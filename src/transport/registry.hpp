@@ -48,7 +48,7 @@ static_assert([]<size_t... I>(std::index_sequence<I...>) {
 } // namespace detail
 
 template <size_t I = 0, class Base, class Fn>
-inline decltype(auto) with_concrete(Base &obj, Fn &&fn)
+[[gnu::always_inline]] inline decltype(auto) with_concrete(Base &obj, Fn &&fn)
 {
     using T = std::tuple_element_t<I, transports>;
     using D = typename detail::concrete<T, std::remove_const_t<Base>>::type;

@@ -250,6 +250,20 @@ public:
     };
     virtual queue_depths depths() noexcept { return {}; }
 
+    // Faults on demand (SOFTCOMCH_FAULTS, src/comch/fault_hooks.cpp); nothing else uses these.
+    // Ends the connection as if this process had died: the peer sees it hang up (peer_gone()
+    // there), and so does this side, through the same handle, at its next service. Messages
+    // already in either receive queue stay readable. Thread-safe: a producer of the connection
+    // may call it on its own thread while the connection's engine runs.
+    virtual void drop() noexcept = 0;
+    // The receive queue's message counts: taken (released) by this side so far, and put there
+    // by the peer so far (its count, which may lag one message behind what peek() shows).
+    struct queue_counts {
+        uint64_t taken = 0;
+        uint64_t arrived = 0;
+    };
+    virtual queue_counts receive_counts() noexcept = 0;
+
 protected:
     explicit link(const transport_ops &ops) noexcept : transport_object(ops) {}
 

@@ -855,9 +855,12 @@ void step(const uint8_t *r)
         CHECK(doca_pe_connect_ctx(g->pe[b & 1], ctx_of(a)), OK | INVAL | NOPERM | STATE);
         break;
     case CTX_START:
-        CHECK(doca_ctx_start(ctx_of(a)),
-              OK | INPROG | INVAL | NOTCONN | STATE | NOTSUP | bit(DOCA_ERROR_INITIALIZATION) |
-                  bit(DOCA_ERROR_ALREADY_EXIST) | bit(DOCA_ERROR_BAD_CONFIG));
+        // IN_USE: a server or client started again while consumers or producers of its
+        // previous connections exist (docs/failure-model.md, "Lifetimes").
+        CHECK(doca_ctx_start(ctx_of(a)), OK | INPROG | INVAL | NOTCONN | STATE | NOTSUP |
+                                             bit(DOCA_ERROR_INITIALIZATION) |
+                                             bit(DOCA_ERROR_ALREADY_EXIST) |
+                                             bit(DOCA_ERROR_BAD_CONFIG) | bit(DOCA_ERROR_IN_USE));
         break;
     case CTX_STOP:
         CHECK(doca_ctx_stop(ctx_of(a)), OK | INPROG | INVAL | NOTCONN);

@@ -351,6 +351,172 @@ TEST_F(CliDoctor, StaleEndpointIsReportedNotRemoved)
     EXPECT_TRUE(has_line(other.out, "ok    endpoints ", {"none", "\"elsewhere\""})) << other.out;
 }
 
+// A live endpoint in `dir` as a started server publishes it: its socket listening in this
+// process (kept open by `listener`) and its info file.
+void publish(const std::string &dir, const std::string &name, const std::string &function,
+             const std::string &representor, softcomch::unique_fd &listener)
+{
+    transport::endpoint_info e;
+    e.key = {"bf0", function, name};
+    e.socket_path = transport::endpoint_socket_path(dir, e.key);
+    e.pid = int(getpid());
+    e.dpu_device = function == "0000:b1:00.1" ? "0000:03:00.1" : "0000:03:00.0";
+    e.representor = representor;
+    ASSERT_EQ(transport::listen_at(e.socket_path, listener), DOCA_SUCCESS);
+    transport::write_endpoint_info(e);
+}
+
+// `--client NAME --pci ADDR`: "why does my client not connect?" The servers of the fabric, a
+// near name, the wrong representor, the client's device on the wrong side, the server in
+// another fabric; the other checks and their JSON stay as they are.
+TEST_F(CliDoctor, ClientCheckSaysWhyAClientWouldNotConnect)
+{
+    const std::string dir = make_fabric_dir();
+    softcomch::unique_fd l1, l2;
+    publish(dir, "comch_ctrl_path_Server", "0000:b1:00.0", "pf0hpf", l1);
+    publish(dir, "y", "0000:b1:00.1", "pf1hpf", l2);
+    const std::string pid = std::to_string(getpid());
+
+    // A near name: the client waits; the line says what exists and what was meant.
+    auto r = doctor({"--client", "comch_ctrl_path_server", "--pci", "b1:00.0"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(
+        has_line(r.out, "FAIL  client ",
+                 {"client \"comch_ctrl_path_server\" on 0000:b1:00.0 waits: no server named "
+                  "\"comch_ctrl_path_server\" for host function 0000:b1:00.0 in fabric \"" +
+                      fabric_ + "\"",
+                  "did you mean \"comch_ctrl_path_Server\"? (differs only in case)",
+                  "fix: use the same name on both sides"}))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "server 'comch_ctrl_path_Server' (pid " + pid +
+                                    ") bound to pf0hpf (0000:b1:00.0) of bf0: near name: differs "
+                                    "only in case"))
+        << r.out;
+    EXPECT_TRUE(
+        contains(r.out, "server 'y' (pid " + pid + ") bound to pf1hpf (0000:b1:00.1) of bf0"))
+        << r.out;
+    // The checks without --client are all still there, in order.
+    auto plain = doctor({});
+    EXPECT_EQ(plain.status, 0) << plain.out;
+    EXPECT_FALSE(has_line(plain.out, "FAIL  client ")) << plain.out;
+    EXPECT_TRUE(has_line(r.out, "ok    endpoint ", {"\"y\"", "listening"})) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    devices ")) << r.out;
+
+    // The same name on another representor: refused, with both functions.
+    r = doctor({"--client", "y", "--pci", "b1:00.0"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has_line(r.out, "FAIL  client ",
+                         {"client \"y\" on 0000:b1:00.0 is refused: server \"y\" (pid " + pid +
+                              ") is bound to pf1hpf (0000:b1:00.1) of bf0, and that representor "
+                              "does not stand for 0000:b1:00.0",
+                          "fix: start the server with the representor of 0000:b1:00.0 or run the "
+                          "client on 0000:b1:00.1"}))
+        << r.out;
+    // The right function: it connects.
+    r = doctor({"--client", "y", "--pci", "0000:B1:00.1"});
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok    client ",
+                         {"client \"y\" on 0000:b1:00.1 connects: server pid " + pid +
+                          " listens bound to pf1hpf (0000:b1:00.1) of bf0"}))
+        << r.out;
+    // A DPU-side device: a client cannot run there.
+    r = doctor({"--client", "y", "--pci", "03:00.0"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has_line(r.out, "FAIL  client ",
+                         {"0000:03:00.0 is on the DPU side of bf0: a client cannot run there",
+                          "fix: start the client on the host, on a host function this device "
+                          "represents: 0000:b1:00.0 (pf0hpf), 0000:b1:00.2 (pf0vf0)"}))
+        << r.out;
+    // Not a PCI address; --pci alone.
+    r = doctor({"--client", "y", "--pci", "b1:0"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has_line(r.out, "FAIL  client ", {"\"b1:0\" is not a PCI address"})) << r.out;
+    EXPECT_EQ(doctor({"--pci", "b1:00.0"}).status, 2);
+
+    // JSON: the "client" object beside the other facts.
+    auto j = doctor({"--json", "--client", "comch_ctrl_path_server", "--pci", "b1:00.0"});
+    std::string error;
+    json::value doc = json::parse(j.out, &error);
+    ASSERT_TRUE(error.empty()) << error << "\n" << j.out;
+    EXPECT_EQ(doc.find("status")->as_string(), "FAIL");
+    ASSERT_NE(doc.find("fabric"), nullptr);
+    ASSERT_NE(doc.find("devices"), nullptr);
+    const json::value *client = doc.find("client");
+    ASSERT_TRUE(client && client->is_object()) << j.out;
+    EXPECT_EQ(client->find("name")->as_string(), "comch_ctrl_path_server");
+    EXPECT_EQ(client->find("pci")->as_string(), "0000:b1:00.0");
+    EXPECT_FALSE(client->find("connects")->as_bool());
+    const json::value *servers = client->find("servers");
+    ASSERT_TRUE(servers && servers->is_array());
+    ASSERT_EQ(servers->size(), 2u);
+    size_t near = 0;
+    for (const auto &sv : servers->elements())
+        near += sv.find("relation")->as_string() == "near name: differs only in case";
+    EXPECT_EQ(near, 1u) << j.out;
+    const json::value *check = find_check(doc, "client");
+    ASSERT_NE(check, nullptr);
+    EXPECT_EQ(check->find("status")->as_string(), "FAIL");
+}
+
+// The server is there but its process is stopped (SIGSTOP, a debugger): the client would wait.
+TEST_F(CliDoctor, ClientCheckSeesAStoppedServer)
+{
+    const std::string dir = make_fabric_dir();
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t srv = fork();
+    if (srv == 0) {
+        softcomch::unique_fd l;
+        publish(dir, "frozen", "0000:b1:00.0", "pf0hpf", l);
+        (void)!::write(ready[1], "r", 1);
+        for (;;)
+            ::pause();
+    }
+    char c = 0;
+    ASSERT_EQ(::read(ready[0], &c, 1), 1);
+    ::close(ready[0]);
+    ::close(ready[1]);
+    ASSERT_EQ(::kill(srv, SIGSTOP), 0);
+    int st = 0;
+    ASSERT_EQ(::waitpid(srv, &st, WUNTRACED), srv);
+    auto r = doctor({"--client", "frozen", "--pci", "b1:00.0"});
+    ::kill(srv, SIGKILL);
+    ::waitpid(srv, &st, 0);
+    EXPECT_EQ(r.status, 0) << r.out; // a warning
+    EXPECT_TRUE(has_line(
+        r.out, "warn  client ",
+        {"client \"frozen\" on 0000:b1:00.0 waits: server pid " + std::to_string(srv) + " listens",
+         "but that process is stopped (SIGSTOP)",
+         "fix: let it run (kill -CONT " + std::to_string(srv)}))
+        << r.out;
+}
+
+// The client's fabric has no server, another fabric of the same runtime directory has it.
+TEST_F(CliDoctor, ClientCheckFindsTheServerInAnotherFabric)
+{
+    make_fabric_dir();
+    const std::string other = runtime_dir_ + "/softcomch/" + fabric_ + "-other";
+    fs::create_directories(other);
+    fs::permissions(other, fs::perms::owner_all);
+    softcomch::unique_fd l;
+    publish(other, "x", "0000:b1:00.0", "pf0hpf", l);
+    auto r = doctor({"--client", "x", "--pci", "b1:00.0"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has_line(r.out, "FAIL  client ",
+                         {"waits: no server named \"x\"",
+                          "fix: a server of that name listens in fabric \"" + fabric_ +
+                              "-other\": start both sides with the same SOFTCOMCH_FABRIC"}))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "no live server in fabric \"" + fabric_ + "\"")) << r.out;
+    auto j = doctor({"--json", "--client", "x"});
+    std::string error;
+    json::value doc = json::parse(j.out, &error);
+    ASSERT_TRUE(error.empty()) << error;
+    const json::value *others = doc.find("client")->find("other_fabrics");
+    ASSERT_TRUE(others && others->size() == 1) << j.out;
+    EXPECT_EQ(others->elements()[0].find("fabric")->as_string(), fabric_ + "-other");
+}
+
 // ---------------------------------------------------------------------------------------------
 // From an installed tree: the pkg-config check.
 

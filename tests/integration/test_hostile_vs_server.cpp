@@ -81,7 +81,7 @@ protected:
     void expect_closed(channel &c, const std::string &why)
     {
         std::string text;
-        ASSERT_TRUE(c.wait_hangup(3000ms, &text)) << "the victim kept the connection\n" << log();
+        ASSERT_TRUE(c.wait_hangup(10000ms, &text)) << "the victim kept the connection\n" << log();
         EXPECT_NE(text.find(why), std::string::npos) << "REJECT: " << text;
         EXPECT_TRUE(file_contains(log_, why)) << log();
     }
@@ -448,7 +448,7 @@ TEST_F(HostileVsServer, ProtocolViolationsCloseOnlyThatConnection)
         r.reason = DOCA_ERROR_INVALID_VALUE;
         r.text = "protocol violation: made up by the test";
         ASSERT_TRUE(h.send(r));
-        EXPECT_TRUE(h.wait_hangup(3000ms)) << log();
+        EXPECT_TRUE(h.wait_hangup(10000ms)) << log();
         EXPECT_TRUE(file_contains(log_, "closes the connection: protocol violation: made up by "
                                         "the test"))
             << log();
@@ -482,7 +482,7 @@ TEST_F(HostileVsServer, ClientsOfAnotherUidAreRefusedAtAccept)
         // The server may have refused and closed already: the REJECT is queued either way.
         (void)h.send(h.hello(), {h.wake.send_end.get()});
         std::string text;
-        if (!h.wait_hangup(3000ms, &text))
+        if (!h.wait_hangup(10000ms, &text))
             return 13;
         return text.find("another user") != std::string::npos ? 0 : 14;
     });

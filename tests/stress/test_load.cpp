@@ -14,7 +14,8 @@
 //     at random moments and starts it again: its sessions end without END.
 //   - SOFTCOMCH_FAULTS in the client processes (SOFTCOMCH_LOAD_FAULTS replaces the default):
 //     every 17th submit returns DOCA_ERROR_AGAIN (retried, as programs do), messages of one
-//     connection per process delivered late, one connection per process dropped after 40 sends.
+//     connection per process delivered late, one connection per process dropped after its 2nd
+//     send (checked: every client process that ran its whole time had a session cut short).
 //   - A fast-path pair "load-fp" (two processes): 3 consumers and 2 producers per side, every
 //     payload numbered and checksummed (fastpath_stream.hpp).
 //
@@ -52,7 +53,7 @@ namespace {
 
 const char *const k_default_faults = "submit-again,every=17,server=load;"
                                      "delay,ms=2,server=load,conn=3;"
-                                     "disconnect,after=40,server=load,conn=5";
+                                     "disconnect,after=2,server=load,conn=5";
 
 struct load_cfg {
     long seconds = env_long("SOFTCOMCH_LOAD_SECONDS", 60);
@@ -518,4 +519,17 @@ TEST(Load, ManyClientsWithRestartsAndFaultsBesideFastPathPairs)
     std::fprintf(stderr, "load: client process killed and restarted %d times\n%s", kills,
                  summary.c_str());
     EXPECT_NE(summary.find("server: "), std::string::npos) << summary;
+    if (!faults) {
+        // The default plan drops connection 5 of every client process after 2 sends: each
+        // process that ran its whole time saw at least that session end without END.
+        for (int p = 0; p + 1 < cfg.procs; ++p) {
+            const std::string tag = "clients " + std::to_string(p) + ": completed ";
+            const size_t at = summary.find(tag);
+            ASSERT_NE(at, std::string::npos) << summary;
+            const size_t ab = summary.find(" aborted ", at);
+            ASSERT_NE(ab, std::string::npos) << summary;
+            EXPECT_GE(std::stoul(summary.substr(ab + 9)), 1u)
+                << "the disconnect fault did not fire in client process " << p;
+        }
+    }
 }

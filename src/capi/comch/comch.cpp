@@ -9,6 +9,7 @@
 #include "capi/comch/checks.hpp"
 #include "comch/client.hpp"
 #include "comch/connection.hpp"
+#include "comch/diagnostics.hpp"
 #include "comch/server.hpp"
 #include "common/guard.hpp"
 #include "core/device.hpp"
@@ -26,11 +27,17 @@ doca_error_t check_name(const doca_devinfo *info, const char *name)
     size_t len = strnlen(name, max);
     if (len == 0)
         SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the name is empty", api_function());
-    if (len >= max)
-        SC_REFUSE(
-            DOCA_ERROR_INVALID_VALUE,
-            "%s: the name is too long (at most %u characters; see doca_comch_cap_get_max_name_len)",
-            api_function(), max - 1);
+    if (len >= max) {
+        // How long it is, up to a bound (the name is the caller's and may not end soon).
+        constexpr size_t k_shown = 40, k_measured = 4096;
+        const size_t full = strnlen(name, k_measured);
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
+                  "%s: the name is too long (at most %u characters; see "
+                  "doca_comch_cap_get_max_name_len, %u with the terminating NUL): \"%.*s%s\" has "
+                  "%s%zu; the server and its clients must use the same shorter name",
+                  api_function(), max - 1, max, int(k_shown), name, full > k_shown ? "..." : "",
+                  full >= k_measured ? "at least " : "", full);
+    }
     return DOCA_SUCCESS;
 }
 
@@ -171,8 +178,9 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
         if (!info->server_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
                       "%s: device %s cannot run a Comch server (servers run on the DPU side; "
-                      "doca_comch_cap_server_is_supported says so)",
-                      api_function(), info->pci_addr().c_str());
+                      "doca_comch_cap_server_is_supported says so): %s",
+                      api_function(), info->pci_addr().c_str(),
+                      softcomch::comch::diag::wrong_side_hint(*info, true).c_str());
         if (repr->info()->manager() != info)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE,
                       "%s: representor %s is not managed by device %s (list the device's "
@@ -312,8 +320,9 @@ doca_error_t doca_comch_client_create(struct doca_dev *dev, const char *name,
         if (!info->client_capable())
             SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
                       "%s: device %s cannot run a Comch client (clients run on the host side; "
-                      "doca_comch_cap_client_is_supported says so)",
-                      api_function(), info->pci_addr().c_str());
+                      "doca_comch_cap_client_is_supported says so): %s",
+                      api_function(), info->pci_addr().c_str(),
+                      softcomch::comch::diag::wrong_side_hint(*info, false).c_str());
         *comch_client = new doca_comch_client(dev, name);
         return DOCA_SUCCESS;
     });

@@ -170,6 +170,20 @@ void link::protocol_violation(const char *what) noexcept
     (void)::shutdown(sock_.get(), SHUT_RDWR);
 }
 
+void link::drop() noexcept
+{
+    // Only the socket, which a dying process's kernel closes too: the peer reads its end of file
+    // and the hang-up, this side its own shutdown's (both through service(), as any hang-up).
+    // The shared segment stays mapped on both sides until each closes the connection.
+    (void)::shutdown(sock_.get(), SHUT_RDWR);
+}
+
+transport::link::queue_counts link::receive_counts() noexcept
+{
+    const uint64_t taken = rx_.position();
+    return queue_counts{taken, taken + rx_.pending()};
+}
+
 void link::ring_corrupted() noexcept
 {
     protocol_violation("a corrupt record in the receive ring (length, kind or placement)");

@@ -80,6 +80,10 @@ public:
     peer_activity beat(uint64_t now_ns) noexcept override;
     // The two rings' fill: ours as the producer of the peer's, ours as the consumer of ours.
     queue_depths depths() noexcept override;
+    // Faults on demand: shuts the socket down both ways (what the peer and this side see of a
+    // process that died); the ring's counts.
+    void drop() noexcept override;
+    queue_counts receive_counts() noexcept override;
     // Signals the peer's wake-up socket (the peer armed its notifications).
     void wake_peer() noexcept { peer_wake_.signal(); }
 

@@ -3,7 +3,7 @@
 // The transport boundary (src/transport/transport.hpp, registry.hpp): the selection by
 // SOFTCOMCH_TRANSPORT, and one connection of the shm transport driven through the interfaces
 // only, as src/comch drives it: handshake, a control-path message, a consumer announced,
-// acknowledged, written into and expired, and the peer's hang-up.
+// acknowledged, written into and expired, and the peer's hang-up; and the faults' drop.
 #include "transport/registry.hpp"
 #include "transport/transport.hpp"
 
@@ -311,4 +311,48 @@ TEST(unit_transport_boundary, pvw_memory_and_a_refusal)
     ASSERT_EQ(client_side.acks.size(), 1u);
     EXPECT_EQ(client_side.acks[0], std::make_pair(9u, DOCA_ERROR_NOT_PERMITTED));
     std::free(mem);
+}
+
+// Faults on demand (src/comch/fault_hooks.cpp): drop() ends the connection as the death of this
+// side's process would, for both sides (each reads the end of its socket, messages already in
+// a receive queue stay readable), and receive_counts() follows the receive queue.
+TEST(unit_transport_boundary, drop_ends_the_connection_for_both_sides)
+{
+    const transport_ops &t = *find_transport("shm");
+    connected_pair p;
+    ASSERT_NO_FATAL_FAILURE(connect_pair(t, p));
+    with_concrete(*p.c, [](auto &l) {
+        for (const char *m : {"one", "two"}) {
+            void *slot = l.try_claim(3);
+            ASSERT_NE(slot, nullptr);
+            std::memcpy(slot, m, 3);
+            l.commit(msg_type::data, 3);
+        }
+    });
+    EXPECT_EQ(p.s->receive_counts().taken, 0u);
+    EXPECT_EQ(p.s->receive_counts().arrived, 2u);
+    with_concrete(*p.s, [](auto &l) {
+        ASSERT_NE(l.peek(), nullptr);
+        l.release();
+    });
+    EXPECT_EQ(p.s->receive_counts().taken, 1u);
+    EXPECT_EQ(p.s->receive_counts().arrived, 2u);
+
+    p.s->drop();
+    recorder server_side, client_side;
+    // Both read the end of the connection: on_ready with EPOLLIN alone, the read finds it.
+    (void)serve(*p.c, client_side);
+    EXPECT_TRUE(p.c->peer_gone());
+    (void)serve(*p.s, server_side);
+    EXPECT_TRUE(p.s->peer_gone());
+    EXPECT_EQ(p.s->violation(), nullptr);
+    EXPECT_EQ(p.c->violation(), nullptr);
+    EXPECT_TRUE(client_side.rejected.empty() && server_side.rejected.empty());
+    with_concrete(*p.s, [](auto &l) {
+        const auto *m = l.peek();
+        ASSERT_NE(m, nullptr) << "a message received before the drop stays readable";
+        EXPECT_EQ(std::memcmp(m->data, "two", 3), 0);
+        l.release();
+    });
+    EXPECT_EQ(p.s->receive_counts().taken, 2u);
 }

@@ -218,11 +218,13 @@ TEST(unit_transport_shared_memory, policy_from_env)
 
 TEST(unit_transport_shared_memory, share_keeps_pointers_and_contents)
 {
-    // A heap buffer of a few pages: not page aligned, neighbours (malloc's chunk headers, other
-    // allocations) on its edge pages.
+    // A heap buffer of a few pages, 100 bytes past a page boundary whatever the allocator's
+    // alignment (TSan's returns page-aligned blocks of this size), with neighbours on its edge
+    // pages: the rest of the block, and malloc's chunk header when the block is not aligned.
     const size_t len = 10000;
-    auto *buf = static_cast<uint8_t *>(std::malloc(len));
-    ASSERT_NE(buf, nullptr);
+    auto *block = static_cast<uint8_t *>(std::malloc(len + 2 * k_page));
+    ASSERT_NE(block, nullptr);
+    uint8_t *buf = block + (100 + k_page - reinterpret_cast<uintptr_t>(block) % k_page) % k_page;
     fill(buf, len, 1);
     EXPECT_FALSE(is_our_memfd(buf));
 
@@ -299,7 +301,7 @@ TEST(unit_transport_shared_memory, share_keeps_pointers_and_contents)
     fill(alias, len, 4);
     EXPECT_EQ(check(buf, len, 3), SIZE_MAX);
     // The heap around it is intact.
-    std::free(buf);
+    std::free(block);
     void *more = std::malloc(len);
     std::free(more);
     // Unsharing twice is harmless.

@@ -12,7 +12,8 @@
 //
 // Files: report.cpp (the report, its text and JSON forms), text.cpp (wording helpers), and one
 // file per group of checks, run in this order: environment.cpp (versions, SOFTCOMCH_* and other
-// variables), fabric.cpp (the fabric directory and its endpoints), devices.cpp, fast_path.cpp
+// variables), fabric.cpp (the fabric directory and its endpoints), client.cpp (with --client:
+// one client's connection, "why does my client not connect?"), devices.cpp, fast_path.cpp
 // (memory mechanism, process_vm_writev, memfd_create), limits.cpp, install.cpp (library,
 // pkg-config, LD_LIBRARY_PATH).
 #pragma once
@@ -77,6 +78,9 @@ void check_samples_env(report &r);
 void check_unknown_env(report &r);
 // fabric.cpp
 void check_fabric(report &r, const std::string &fabric);
+// client.cpp (--client NAME [--pci ADDR]): why that client would or would not connect.
+void check_client(report &r, const std::string &fabric, const std::string &name,
+                  const std::optional<std::string> &pci);
 // devices.cpp
 void check_devices(report &r);
 // fast_path.cpp

@@ -46,6 +46,8 @@ constexpr std::array known_variables{
     known_variable{bounds::stop_linger.env, "library"},
     known_variable{bounds::peer_stall.env, "library"},
     known_variable{bounds::peer_timeout.env, "library"},
+    known_variable{bounds::diag_delay.env, "library"},
+    known_variable{"SOFTCOMCH_FAULTS", "library"}, // src/comch/faults.hpp
     known_variable{"SOFTCOMCH_SAMPLES_DIR", "softcomch demo"},
     known_variable{"SOFTCOMCH_TEST_BIN_DIR", "the test suite"},
 };
