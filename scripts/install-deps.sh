@@ -17,6 +17,7 @@ have_cmd make || need+=(make)
 have_pkg libgtest-dev || need+=(libgtest-dev)
 have_pkg libgmock-dev || need+=(libgmock-dev)
 { have_cmd clang-format-14 || have_cmd clang-format; } || need+=(clang-format) # scripts/check-format.sh
+have_cmd tmux || need+=(tmux) # the terminal tests of softcomch top (tests/cli/test_cli_top_tmux.cpp)
 if [ "${SOFTCOMCH_WITH_MESON:-0}" = 1 ]; then
   have_cmd meson || need+=(meson)
 fi

@@ -148,6 +148,7 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
         link.commit(transport::msg_type::data, task->len_);
         conn->live_.sent_messages++;
         conn->live_.sent_bytes += task->len_;
+        conn->published_.sent(conn->live_.sent_messages, conn->live_.sent_bytes);
         return true;
     });
     if constexpr (Faults)
@@ -257,7 +258,10 @@ transport::link_params comch_ctx::link_params() const noexcept
 
 doca_error_t comch_ctx::register_connection(doca_comch_connection *conn)
 {
-    return conn->watch_.watch(pe(), *conn->link_);
+    const doca_error_t rc = conn->watch_.watch(pe(), *conn->link_);
+    if (rc == DOCA_SUCCESS)
+        conn->published_.open(published_, *conn);
+    return rc;
 }
 
 void comch_ctx::unregister_connection(doca_comch_connection *conn) noexcept
@@ -329,6 +333,7 @@ template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bo
                 conn->live_.recv_messages++;
                 conn->live_.recv_bytes += m->len;
                 SC_TRACE(tracing::received(*conn, m->len));
+                conn->published_.received(conn->live_.recv_messages, conn->live_.recv_bytes);
                 work += pe()->flush_completions();
                 if (recv_cb_ && conn->state_ != doca_comch_connection::state::closed)
                     recv_cb_(&recv_event_, static_cast<uint8_t *>(const_cast<void *>(m->data)),
@@ -453,6 +458,7 @@ void comch_ctx::abort_connection(doca_comch_connection *conn, doca_error_t statu
     while (doca_task *t = conn->pending_.pop_front())
         complete(t, status);
     unregister_connection(conn);
+    conn->published_.close();
     conn->state_ = doca_comch_connection::state::closed;
     // Unmaps this side of the segment and closes the socket: the peer's liveness channel hangs
     // up, and its mapping (if it still has one) stays valid until it closes too.
@@ -525,8 +531,15 @@ bool comch_ctx::tick_due(uint64_t now_ns) noexcept
 
 void comch_ctx::tick(uint64_t now_ns) noexcept
 {
-    if (state() != DOCA_CTX_STATE_IDLE && tick_due(now_ns))
+    if (state() != DOCA_CTX_STATE_IDLE && tick_due(now_ns)) {
+        published_.tick(now_ns);
         on_tick(now_ns);
+    }
+}
+
+void comch_ctx::state_changed(doca_ctx_states next) noexcept
+{
+    published_.state_changed(*this, next);
 }
 
 void comch_ctx::first_beat(doca_comch_connection *conn) noexcept
@@ -560,6 +573,7 @@ void comch_ctx::tick_connection(doca_comch_connection *conn, uint64_t now_ns) no
     using state = doca_comch_connection::state;
     if (conn->state_ == state::closed)
         return;
+    conn->published_.tick(*conn, now_ns); // what the previous tick found
     if (conn->state_ == state::closing && now_ns >= conn->linger_deadline_ns_)
         conn->linger_over_ = true;
     if (conn->faults_on_) [[unlikely]]

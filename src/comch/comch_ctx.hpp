@@ -14,6 +14,7 @@
 
 #include "comch/connection.hpp"
 #include "comch/faults.hpp"
+#include "comch/live_stats.hpp"
 #include "common/visibility.hpp"
 #include "core/ctx.hpp"
 #include "core/device.hpp"
@@ -93,6 +94,8 @@ public:
 
     // The slow-path tick (doca_ctx::tick): heartbeats, the peer's liveness, stop linger.
     void tick(uint64_t now_ns) noexcept override;
+    // Publishes the state for softcomch top (comch/live_stats.hpp).
+    void state_changed(doca_ctx_states next) noexcept override;
 
 protected:
     // The bounds of the current start (docs/failure-model.md, "Bounds"), in ns or counts.
@@ -163,6 +166,7 @@ protected:
     doca_comch_event_consumer consumer_event_{};
     bound_values bounds_;
     uint64_t next_tick_ns_ = 0;
+    ctx_publication published_;               // this context in softcomch top
     softcomch::comch::fault_plan fault_plan_; // SOFTCOMCH_FAULTS of the current start
 
 private:

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "comch/fastpath.hpp"
+#include "comch/live_stats.hpp"
 #include "comch/watch.hpp"
 #include "common/intrusive_fifo.hpp"
 #include "common/object_tag.hpp"
@@ -63,6 +64,7 @@ struct doca_comch_connection {
     };
     counters live_;
     counters snapshot_;
+    softcomch::comch::conn_publication published_; // live_ for softcomch top (live_stats.hpp)
 
     // The link's handles in the engine's epoll set (declared after link_: removed before the
     // link goes). The link records what they say (transport::link::slow_pending, peer_gone).

@@ -84,6 +84,7 @@ void doca_ctx::set_state(doca_ctx_states next)
     SC_LOG_DBG("%s context %p: %s -> %s", kind_name_, static_cast<void *>(this), state_name(prev),
                state_name(next));
     SC_TRACE(softcomch::trace::state_change(this, kind_name_, state_name(prev), state_name(next)));
+    state_changed(next);
     if (state_cb_)
         state_cb_(user_data_, this, prev, next);
 }

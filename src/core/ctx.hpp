@@ -137,6 +137,9 @@ struct SOFTCOMCH_API doca_ctx : softcomch::quarantined<doca_ctx> {
     // time. Timers live here (deadlines, heartbeats), never on the per-call path. Like a
     // watcher it only records and calls no user code; poll() acts on what it recorded.
     virtual void tick(uint64_t /*now_ns*/) noexcept {}
+    // Called by set_state() with the new state, before the state callback (which may destroy
+    // the context when it is IDLE). For what a context publishes of itself; calls no user code.
+    virtual void state_changed(doca_ctx_states /*next*/) noexcept {}
     // Notification support (doca_pe_request_notification / clear_notification).
     virtual softcomch::core::arm_result try_arm() { return {}; }
     virtual void disarm() {}

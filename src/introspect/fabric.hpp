@@ -7,8 +7,8 @@
 // Layer rule (docs/design.md, tests/abi/layering.cmake): introspect/ sits above core/ and
 // transport/ and below tools/ only; its headers expose standard types and nothing of the layers
 // under it. Nothing here keeps state; every call reads the file system or the environment anew.
-// Live figures for `softcomch top` (per endpoint: connections, queue depths, rates) belong in a
-// header of their own beside this one, keyed by the `endpoint` values below.
+// The live figures `softcomch top` shows (servers, clients, connections, queues) are in
+// introspect/live.hpp.
 #pragma once
 
 #include <cstdint>

@@ -240,6 +240,16 @@ public:
     // without a system call, and reports the peer's side. Slow path: a few times a second.
     virtual peer_activity beat(uint64_t now_ns) noexcept = 0;
 
+    // What waits on the data path, for `softcomch top` (common/live_layout.hpp). Slow path: may
+    // read shared words of the peer's. Zeros where a transport does not know.
+    struct queue_depths {
+        uint32_t send_in_flight = 0; // messages in the peer's receive queue, not yet taken
+        uint32_t send_limit = 0;     // the peer's receive queue size
+        uint32_t recv_waiting = 0;   // messages in ours, not yet delivered
+        uint32_t recv_limit = 0;     // our receive queue size
+    };
+    virtual queue_depths depths() noexcept { return {}; }
+
     // Faults on demand (SOFTCOMCH_FAULTS, src/comch/fault_hooks.cpp); nothing else uses these.
     // Ends the connection as if this process had died: the peer sees it hang up (peer_gone()
     // there), and so does this side, through the same handle, at its next service. Messages

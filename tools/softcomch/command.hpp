@@ -55,6 +55,7 @@ int cmd_collect_state(arg_list args);
 int cmd_version_matrix(arg_list args);
 int cmd_explain(arg_list args);
 int cmd_trace(arg_list args);
+int cmd_top(arg_list args);
 int cmd_version(arg_list args);
 int cmd_help(arg_list args);
 

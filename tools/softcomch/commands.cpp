@@ -29,6 +29,7 @@ constexpr std::array command_table{
                  cmd_version_matrix},
     command_info{"explain", "Explain a DOCA error code, optionally for one Comch call",
                  cmd_explain},
+    command_info{"top", "Live view of the fabric's servers, clients and connections", cmd_top},
     command_info{"trace", "Check a SOFTCOMCH_TRACE recording and write it as strict JSON",
                  cmd_trace},
     command_info{"version", "Print the SoftComch version and the DOCA API version it implements",

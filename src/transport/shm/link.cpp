@@ -140,6 +140,20 @@ transport::link::peer_activity link::beat(uint64_t now_ns) noexcept
     return tx_.consumer_armed() ? peer_activity::asleep : peer_activity::still;
 }
 
+transport::link::queue_depths link::depths() noexcept
+{
+    queue_depths d;
+    if (tx_.attached()) {
+        d.send_in_flight = tx_.in_flight();
+        d.send_limit = tx_.limit();
+    }
+    if (rx_.attached()) {
+        d.recv_waiting = rx_.pending();
+        d.recv_limit = rx_.limit();
+    }
+    return d;
+}
+
 void link::protocol_violation(const char *what) noexcept
 {
     if (violation_ != nullptr)

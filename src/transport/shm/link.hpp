@@ -78,6 +78,8 @@ public:
     bool peer_alive() noexcept;
     // Our side's heartbeat word in the segment, the peer's heartbeat and its armed word.
     peer_activity beat(uint64_t now_ns) noexcept override;
+    // The two rings' fill: ours as the producer of the peer's, ours as the consumer of ours.
+    queue_depths depths() noexcept override;
     // Faults on demand: shuts the socket down both ways (what the peer and this side see of a
     // process that died); the ring's counts.
     void drop() noexcept override;

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The introspection API, live figures: every Comch server, client and connection of a fabric as
+// the processes that hold them publish it (common/live_layout.hpp, docs/shm_layout.md section
+// 11), read from the fabric directory's stats files without asking the processes anything.
+// `softcomch top` shows this. Plain values; nothing is kept between calls.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace softcomch::introspect {
+
+// A process that publishes in the fabric.
+struct live_process {
+    int pid = 0;
+    std::string comm;    // its command name, as it recorded it
+    std::string cmdline; // its arguments joined by spaces, truncated to 95 bytes
+    // What /proc says now: 'R' running, 'S' sleeping, 'D' in the kernel, 'T' stopped (SIGSTOP),
+    // 't' stopped by a debugger, 'Z' a zombie, '?' unreadable.
+    char state = '?';
+    uint64_t created_unix_ns = 0;         // when it made its file
+    uint32_t contexts_unpublished = 0;    // servers and clients that found its file full
+    uint32_t connections_unpublished = 0; // connections likewise
+    std::string path;                     // its file
+};
+
+// A Comch server or client.
+struct live_context {
+    int pid = 0;
+    uint32_t id = 0;  // the process's number for it (1, 2, ...)
+    std::string kind; // "server" or "client"
+    std::string name; // the server name (a client's: the one it connects to)
+    bool name_truncated = false;
+    std::string state; // "IDLE", "STARTING", "RUNNING", "STOPPING"
+    std::string bluefield;
+    std::string device;        // the context's device, canonical PCI address
+    std::string host_function; // server: its representor's host function; client: its device
+    std::string representor;   // server: the representor's name; client: empty
+    uint32_t max_msg_size = 0;
+    uint32_t recv_queue_size = 0;
+    uint32_t connections = 0; // open or closing
+    // Milliseconds since its last slow-path tick (it ticks about every 10 ms while its program
+    // calls doca_pe_progress); nullopt: it never ticked.
+    std::optional<uint64_t> since_tick_ms;
+};
+
+// One end of a connection, as the process holding it sees it.
+struct live_connection {
+    int pid = 0;
+    uint32_t context_id = 0; // its context (live_context::id of the same pid)
+    std::string side;        // "server" or "client": the kind of its context
+    std::string name;        // its context's name
+    uint64_t id = 0;         // the server's number for the connection, the same at both ends
+    int peer_pid = 0;
+    std::string state; // "open" or "closing"
+    uint64_t sent_messages = 0, sent_bytes = 0;
+    uint64_t recv_messages = 0, recv_bytes = 0;
+    uint32_t send_queued = 0; // sends waiting for room in the peer's receive queue
+    uint32_t send_ring = 0;   // messages in the peer's receive queue, not yet taken
+    uint32_t send_ring_limit = 0;
+    uint32_t recv_ring = 0; // messages in its own receive queue, not yet delivered
+    uint32_t recv_ring_limit = 0;
+    uint32_t consumers = 0, producers = 0; // its side's, on this connection
+    bool peer_stalled = false;             // the peer is alive but has not progressed for
+        // SOFTCOMCH_PEER_STALL_MS (as this side's library judged it)
+    bool peer_asleep = false;    // the peer waits for a wake-up (notification mode)
+    bool peer_gone = false;      // the peer closed or died; what it sent still drains
+    uint32_t peer_silent_ms = 0; // stalled: how long it has not progressed
+    uint32_t max_msg_size = 0;
+};
+
+// A stats file that could not be read, and why.
+struct live_problem {
+    std::string path;
+    std::string why;
+};
+
+struct live_view {
+    std::string stats_dir;                    // <fabric dir>/stats
+    std::vector<live_process> processes;      // by pid
+    std::vector<live_context> contexts;       // by pid, then id
+    std::vector<live_connection> connections; // by pid, then context, then id
+    std::vector<live_problem> unreadable;
+    // Files of processes that no longer exist (or whose pid now names another process): removed
+    // on the way when reading with remove_stale, else only listed.
+    std::vector<std::string> stale;
+};
+
+// Reads the stats files of the fabric directory `fabric_dir` (a missing directory gives an
+// empty view). Files of another layout version, foreign or damaged ones are listed in
+// `unreadable` and left alone.
+live_view read_live(const std::string &fabric_dir, bool remove_stale = true);
+
+} // namespace softcomch::introspect
