@@ -199,6 +199,8 @@ doca_error_t comch_ctx::submit_send(doca_comch_connection *conn, doca_task *t)
     // Keep order: a send may overtake nothing that waits for space.
     if (!conn->pending_.empty() || !write_send<Faults>(conn, task)) {
         conn->pending_.push_back(t);
+        if (conn->parked_) [[unlikely]]
+            unpark(conn); // the queue drains from poll
         return DOCA_SUCCESS;
     }
     // The message is in the peer's receive queue: the send is complete. Its callback runs on the
@@ -258,6 +260,12 @@ transport::link_params comch_ctx::link_params() const noexcept
 
 doca_error_t comch_ctx::register_connection(doca_comch_connection *conn)
 {
+    conn->watch_.fired = [](void *arg) noexcept {
+        auto *c = static_cast<doca_comch_connection *>(arg);
+        if (c->parked_)
+            c->owner_->unpark(c);
+    };
+    conn->watch_.fired_arg = conn;
     const doca_error_t rc = conn->watch_.watch(pe(), *conn->link_);
     if (rc == DOCA_SUCCESS)
         conn->published_.open(published_, *conn);

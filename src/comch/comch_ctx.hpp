@@ -122,6 +122,9 @@ protected:
     // A due tick of the concrete context: every connection it has (tick_connection), and its
     // own timers (a server's handshake deadlines).
     virtual void on_tick(uint64_t now_ns) noexcept = 0;
+    // A parked connection has work (a handle fired, a send was queued): poll it again. Only a
+    // server parks connections.
+    virtual void unpark(doca_comch_connection *conn) noexcept { (void)conn; }
     // One connection's tick: our heartbeat, the peer's, the linger of a closing connection.
     void tick_connection(doca_comch_connection *conn, uint64_t now_ns) noexcept;
     // Starts the local close of an open connection (stop): the sends still queued drain, for

@@ -50,6 +50,12 @@ struct doca_comch_connection {
     // data path tests, beside state_, which every path reads anyway (comch/fault_hooks.hpp).
     // Set before the connection is published and never changed.
     bool faults_on_ = false;
+    // Parking (server only; doca_comch_server::park_idle, docs/design.md "Idle connections cost
+    // nothing"): not polled until its bell rings, a handle fires or work is queued on it.
+    bool parked_ = false;
+    // A poll since the last tick found work on it (false for a whole tick: it may be parked).
+    bool worked_ = true;
+    uint32_t bell_ = 0xffffffffu; // its link's bell (kept: the link goes before the connection)
     union doca_data user_data_ {};
     softcomch::intrusive_fifo<doca_task> pending_; // submitted, waiting for space in the peer ring
     bool peer_closed_ = false;                     // the peer sent its disconnect notice

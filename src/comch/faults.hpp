@@ -88,7 +88,7 @@ struct fault_scope {
     std::string fabric;
     std::string server;
     std::string side;
-    uint32_t conn = 0; // ordinal of the connection in this process
+    uint32_t conn = 0;    // ordinal of the connection in this process
     uint64_t link_id = 0; // the link's id, as the trace names the connection (0: none)
 };
 

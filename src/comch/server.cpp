@@ -158,8 +158,10 @@ void doca_comch_server::do_stop()
     }
     handshakes_.clear();
     listen_resume_ns_ = 0;
-    for (auto &c : connections_)
+    for (auto &c : connections_) {
+        unpark(c.get()); // closing connections are polled until closed
         begin_close(c.get());
+    }
 }
 
 void doca_comch_server::check_descriptor_budget(const transport::transport_ops &t)
@@ -284,6 +286,66 @@ void doca_comch_server::on_tick(uint64_t now_ns) noexcept
         drop_late_handshakes(now_ns);
     for (auto &c : connections_)
         tick_connection(c.get(), now_ns);
+    park_idle();
+}
+
+bool doca_comch_server::parkable(const doca_comch_connection *c) const noexcept
+{
+    const transport::link &l = *c->link_;
+    return state() == DOCA_CTX_STATE_RUNNING && c->state_ == doca_comch_connection::state::open &&
+           !c->faults_on_ && c->pending_.empty() && !c->peer_closed_ && !c->peer_timed_out_ &&
+           !l.slow_pending() && !l.peer_gone() && l.bell() != transport::link::k_no_bell;
+}
+
+void doca_comch_server::park_idle() noexcept
+{
+    bool parked_some = false;
+    for (auto &cp : connections_) {
+        doca_comch_connection *c = cp.get();
+        if (c->state_ == doca_comch_connection::state::closed)
+            continue;
+        if (c->parked_) {
+            // The net: a peer may silence its bell (any client can write the page), and
+            // liveness may have changed what the connection needs.
+            if (!parkable(c) || c->link_->has_message())
+                unpark(c);
+        } else if (!c->worked_ && parkable(c) && c->link_->park()) {
+            c->parked_ = true;
+            parked_some = true;
+        }
+        c->worked_ = false;
+    }
+    if (parked_some)
+        std::erase_if(active_, [](const doca_comch_connection *c) { return c->parked_; });
+}
+
+void doca_comch_server::unpark(doca_comch_connection *c) noexcept
+{
+    if (!c->parked_)
+        return;
+    c->parked_ = false;
+    c->worked_ = true;
+    // Within the capacity reserved when the connection was added: no allocation.
+    active_.push_back(c);
+}
+
+void doca_comch_server::on_bell(void *self, uint32_t bell) noexcept
+{
+    auto *s = static_cast<doca_comch_server *>(self);
+    // A hint: an unknown or stale bell, or one of an active connection, changes nothing.
+    if (bell < s->by_bell_.size())
+        if (doca_comch_connection *c = s->by_bell_[bell])
+            s->unpark(c);
+}
+
+void doca_comch_server::repark() noexcept
+{
+    repark_ = false;
+    for (auto &cp : connections_) {
+        doca_comch_connection *c = cp.get();
+        if (c->parked_ && !(parkable(c) && c->link_->park()))
+            unpark(c);
+    }
 }
 
 unsigned doca_comch_server::accept_new()
@@ -397,6 +459,15 @@ unsigned doca_comch_server::service_handshakes()
             SC_LOG_INFO("comch server '%s': client pid %d connected (max message %u bytes)",
                         name_.c_str(), hello.pid, c->link_->max_msg_size());
             connections_.push_back(std::move(conn));
+            // Room for every connection in active_, so that unpark() never allocates.
+            active_.reserve(connections_.capacity());
+            active_.push_back(c);
+            if (const uint32_t b = c->link_->bell(); b != transport::link::k_no_bell) {
+                if (b >= by_bell_.size())
+                    by_bell_.resize(size_t(b) + 1, nullptr);
+                by_bell_[b] = c;
+                c->bell_ = b;
+            }
             SC_TRACE(softcomch::comch::tracing::connected(*this, *c));
             work += pe()->flush_completions();
             if (connect_cb_)
@@ -417,13 +488,21 @@ unsigned doca_comch_server::poll()
         if (!handshakes_.empty())
             work += service_handshakes();
     }
-    // Index loop: callbacks may not add connections, but keep it robust anyway.
-    for (size_t i = 0; i < connections_.size(); ++i) {
-        doca_comch_connection *c = connections_[i].get();
+    // The parked connections whose bells rang come back first.
+    if (listener_)
+        listener_->take_bells(&on_bell, this);
+    if (repark_) [[unlikely]]
+        repark();
+    // Index loop: a callback may unpark connections (appended; within the reserved capacity).
+    for (size_t i = 0; i < active_.size(); ++i) {
+        doca_comch_connection *c = active_[i];
         if (c->state_ == doca_comch_connection::state::closed)
             continue;
         bool ended = false;
-        work += service_connection(c, ended);
+        if (const unsigned w = service_connection(c, ended)) {
+            work += w;
+            c->worked_ = true;
+        }
         if (ended) {
             if (const char *v = c->link_->violation())
                 SC_LOG_ERR("comch server '%s': disconnected the client (pid %d): protocol "
@@ -491,8 +570,11 @@ softcomch::core::arm_result doca_comch_server::try_arm()
     for (auto &h : handshakes_)
         if (h->watch.ready)
             r.busy = true;
-    for (auto &c : connections_)
+    for (auto &c : connections_) {
         arm_connection(c.get(), r);
+        // The sleeping arm replaced the park: parked again at the next poll.
+        repark_ = repark_ || c->parked_;
+    }
     if (state() == DOCA_CTX_STATE_STOPPING)
         r.busy = true;
     return r;
@@ -522,6 +604,7 @@ doca_error_t doca_comch_server::disconnect(doca_comch_connection *conn)
                    consumers, producers);
         return DOCA_ERROR_IN_USE;
     }
+    unpark(conn);
     if (!close_connection(conn)) {
         SC_LOG_DBG("doca_comch_server_disconnect: sends still queued; retry after progress");
         conn->state_ = doca_comch_connection::state::open;
@@ -536,6 +619,10 @@ void doca_comch_server::reclaim_connections() noexcept
 {
     reclaim_due_ = false;
     closed_waiting_ = 0;
+    // Closed connections are polled no more; the freed ones leave the bell map.
+    std::erase_if(active_, [](const doca_comch_connection *c) {
+        return c->state_ == doca_comch_connection::state::closed;
+    });
     auto keep = std::remove_if(connections_.begin(), connections_.end(), [&](const auto &c) {
         if (c->state_ != doca_comch_connection::state::closed)
             return false;
@@ -543,6 +630,8 @@ void doca_comch_server::reclaim_connections() noexcept
             ++closed_waiting_;
             return false;
         }
+        if (c->bell_ < by_bell_.size() && by_bell_[c->bell_] == c.get())
+            by_bell_[c->bell_] = nullptr;
         return true;
     });
     connections_.erase(keep, connections_.end());
@@ -558,5 +647,7 @@ void doca_comch_server::release_all() noexcept
     for (auto &c : connections_)
         if (c->state_ != doca_comch_connection::state::closed)
             abort_connection(c.get(), softcomch::comch::k_status_connection_lost);
+    active_.clear();
+    by_bell_.clear();
     connections_.clear();
 }

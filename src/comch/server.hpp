@@ -56,6 +56,7 @@ private:
     void reclaim_connections() noexcept;
     void release_all() noexcept;
     void on_tick(uint64_t now_ns) noexcept override;
+    void unpark(doca_comch_connection *conn) noexcept override;
     // The descriptor budget against RLIMIT_NOFILE (at start): raises the soft limit or says
     // how many clients fit, and sets fd_fit_.
     void check_descriptor_budget(const softcomch::transport::transport_ops &t);
@@ -94,6 +95,22 @@ private:
     uint32_t refusals_logged_ = 0;
     // Connections: open ones, and closed ones until reclaim_connections() frees them.
     std::vector<std::unique_ptr<doca_comch_connection>> connections_;
+    // Idle connections cost nothing (docs/design.md): poll visits `active_` only; a connection
+    // idle for a whole tick is parked (transport::link::park) and leaves it, and comes back
+    // when its bell rings (the listener's take_bells), one of its handles fires, a send is
+    // queued on it, or a tick finds a message in it (the net under a peer that silences
+    // bells). Every open connection is parked or in active_ (closed ones drop out).
+    std::vector<doca_comch_connection *> active_;
+    std::vector<doca_comch_connection *> by_bell_; // link bell -> its connection
+    bool repark_ = false; // a notification request replaced the parks by sleeping arms
+    // Whether `c` may be parked now (open, nothing queued or pending on its slow channel).
+    bool parkable(const doca_comch_connection *c) const noexcept;
+    // The tick's half of parking: parks the connections idle since the last tick, polls again
+    // those that must not stay parked (or that hold a message).
+    void park_idle() noexcept;
+    // Parks again the parked connections whose parks a notification request replaced.
+    void repark() noexcept;
+    static void on_bell(void *self, uint32_t bell) noexcept;
     uint64_t next_connection_id_ = 1;
     bool reclaim_due_ = false;     // a connection closed since the last reclaim
     size_t closed_waiting_ = 0;    // closed connections kept for their consumers/producers

@@ -49,6 +49,8 @@ void watch_set::item::on_ready(uint32_t events)
     set->ready = true;
     if (set->obj_ != nullptr)
         set->obj_->on_ready(index, events);
+    if (set->fired != nullptr)
+        set->fired(set->fired_arg);
 }
 
 } // namespace softcomch::comch

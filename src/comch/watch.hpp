@@ -36,6 +36,10 @@ public:
     // Set when a handle fired; cleared by the owner once it acted on it. Starts set, so that the
     // owner tries once right away.
     bool ready = true;
+    // Called after the object heard of a fired handle (nullptr: nothing): a parked connection's
+    // owner polls it again.
+    void (*fired)(void *arg) noexcept = nullptr;
+    void *fired_arg = nullptr;
 
 private:
     struct item final : softcomch::core::fd_watcher {

@@ -142,6 +142,14 @@ public:
     // refuses (pending::reject) and drops, so that it learns why at once instead of waiting in
     // the backlog. Other errors: nothing was accepted (the caller retries later, not at once).
     virtual doca_error_t accept(std::unique_ptr<pending> &out) = 0;
+    // The bells rung since the last call (link::park): f(arg, bell) for each, bell being a
+    // link's bell(). A hint (a peer may ring any bell, or silence one): the caller visits those
+    // links and looks at every parked link now and then anyway. One load when none rang.
+    virtual void take_bells(void (*f)(void *arg, uint32_t bell), void *arg) noexcept
+    {
+        (void)f;
+        (void)arg;
+    }
 };
 
 // ---- client side --------------------------------------------------------------------------
@@ -264,8 +272,22 @@ public:
     };
     virtual queue_counts receive_counts() noexcept = 0;
 
+    // Parking (server side, docs/design.md "Idle connections cost nothing"): a link that has
+    // been idle stops being polled; its peer rings this side's bell (listener::take_bells) with
+    // its next message. k_no_bell: the link cannot be parked.
+    static constexpr uint32_t k_no_bell = 0xffffffffu;
+    uint32_t bell() const noexcept { return bell_; }
+    // Parks the link: false ("busy") when a message already waits, and the link stays unparked.
+    // Unparking is implicit: the peer's next message takes the park with it, a sleeping arm
+    // replaces it, and polling a parked link is always correct.
+    virtual bool park() noexcept { return false; }
+    // A message waits on the data path (the check of a parked link at the owner's tick).
+    virtual bool has_message() noexcept { return false; }
+
 protected:
     explicit link(const transport_ops &ops) noexcept : transport_object(ops) {}
+
+    uint32_t bell_ = k_no_bell;
 
     uint32_t max_msg_size_ = 0;
     uint64_t id_ = 0;

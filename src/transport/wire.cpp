@@ -42,7 +42,7 @@ constexpr size_t k_acc_s2c_cap = 36;
 constexpr size_t k_acc_c2s_limit = 40;
 constexpr size_t k_acc_s2c_limit = 44;
 constexpr size_t k_acc_record = 48;
-constexpr size_t k_acc_reserved1 = 52;
+constexpr size_t k_acc_bell = 52;
 constexpr size_t k_acc_seg_size = 56;
 constexpr size_t k_accept_size = 64;
 
@@ -86,7 +86,7 @@ struct type_row {
 };
 constexpr type_row k_types[] = {
     {msg_type::hello, k_hello_size, 1, "HELLO"},
-    {msg_type::accept, k_accept_size, 2, "ACCEPT"},
+    {msg_type::accept, k_accept_size, 3, "ACCEPT"},
     {msg_type::reject, k_reject_size, 0, "REJECT"},
     // nfds is the maximum: 3 with shared memory, 2 with process_vm_writev (checked by the caller).
     {msg_type::consumer_announce, k_announce_size, 3, "CONSUMER_ANNOUNCE"},
@@ -192,7 +192,8 @@ bool valid_accept(const accept_msg &m) noexcept
            uint64_t(m.max_record) >= 16 + uint64_t(m.max_msg_size) && is_pow2(m.c2s_capacity) &&
            is_pow2(m.s2c_capacity) && uint64_t(m.c2s_capacity) >= 2 * uint64_t(m.max_record) &&
            uint64_t(m.s2c_capacity) >= 2 * uint64_t(m.max_record) && m.c2s_limit >= 1 &&
-           m.s2c_limit >= 1 && m.segment_size != 0 && m.segment_size % 4096 == 0;
+           m.s2c_limit >= 1 && m.segment_size != 0 && m.segment_size % 4096 == 0 &&
+           (m.bell < 4096 || m.bell == 0xffffffffu);
 }
 
 // Reason codes: the DOCA error values this version knows (DOCA_ERROR_UNKNOWN..DOCA_ERROR_SKIPPED).
@@ -295,6 +296,7 @@ doca_error_t encode(const accept_msg &m, uint8_t *buf, size_t cap, size_t *len) 
     put32(buf + k_acc_s2c_limit, m.s2c_limit);
     put32(buf + k_acc_record, m.max_record);
     put64(buf + k_acc_seg_size, m.segment_size);
+    put32(buf + k_acc_bell, m.bell);
     *len = k_accept_size;
     return DOCA_SUCCESS;
 }
@@ -446,7 +448,7 @@ doca_error_t decode(const uint8_t *buf, size_t len, accept_msg *out) noexcept
     doca_error_t err = expect(buf, len, msg_type::accept);
     if (err != DOCA_SUCCESS)
         return err;
-    if (!all_zero(buf + k_acc_reserved0, 2) || !all_zero(buf + k_acc_reserved1, 4))
+    if (!all_zero(buf + k_acc_reserved0, 2))
         return DOCA_ERROR_INVALID_VALUE;
     accept_msg m;
     m.proto_version = get16(buf + k_acc_proto);
@@ -458,6 +460,7 @@ doca_error_t decode(const uint8_t *buf, size_t len, accept_msg *out) noexcept
     m.s2c_limit = get32(buf + k_acc_s2c_limit);
     m.max_record = get32(buf + k_acc_record);
     m.segment_size = get64(buf + k_acc_seg_size);
+    m.bell = get32(buf + k_acc_bell);
     if (!valid_accept(m))
         return DOCA_ERROR_INVALID_VALUE;
     if (out != nullptr)

@@ -49,7 +49,7 @@ inline constexpr uint16_t k_wire_version = 1;
 // The SoftComch connection protocol spoken on top (negotiated by HELLO/ACCEPT).
 // 2: rings of variable-size records (shm layout 2), ACCEPT's capacities in bytes.
 // 3: wake-up descriptors are datagram sockets instead of eventfds; memfds must be sealed.
-inline constexpr uint16_t k_protocol_version = 3;
+inline constexpr uint16_t k_protocol_version = 4;
 inline constexpr size_t k_header_size = 16;
 // Every message of this version fits; use as the receive buffer size.
 inline constexpr size_t k_max_message_size = 512;
@@ -90,7 +90,8 @@ struct hello_msg {
     std::string server_name;                 // 1..255 bytes, no NUL
 };
 
-// ACCEPT (64 bytes): the server's answer; the segment memfd and the server eventfd travel with it.
+// ACCEPT (64 bytes): the server's answer; the segment memfd, the server's wake-up socket and its
+// doorbell page (shm/doorbell.hpp) travel with it.
 struct accept_msg {
     uint16_t proto_version = k_protocol_version; // chosen version, >= 1
     uint32_t max_msg_size = 0;                   // negotiated, > 0
@@ -100,8 +101,10 @@ struct accept_msg {
     uint32_t s2c_capacity = 0;                   // ring server->client: likewise
     uint32_t c2s_limit = 0;                      // messages in flight client->server, >= 1
     uint32_t s2c_limit = 0;                      // messages in flight server->client, >= 1
-    uint32_t max_record = 0;   // largest record, multiple of 64, >= 16 + max_msg_size
-    uint64_t segment_size = 0; // bytes of the memfd; multiple of 4096, > 0
+    uint32_t max_record = 0;     // largest record, multiple of 64, >= 16 + max_msg_size
+    uint64_t segment_size = 0;   // bytes of the memfd; multiple of 4096, > 0
+    uint32_t bell = 0xffffffffu; // the client's bit of the server's doorbell (the third
+                                 //   descriptor), < 4096, or 0xffffffff: none
 };
 
 // REJECT (280 bytes): why the server refused.

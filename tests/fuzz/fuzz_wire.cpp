@@ -35,7 +35,7 @@ bool same(const accept_msg &a, const accept_msg &b)
            a.connection_id == b.connection_id && a.c2s_capacity == b.c2s_capacity &&
            a.s2c_capacity == b.s2c_capacity && a.c2s_limit == b.c2s_limit &&
            a.s2c_limit == b.s2c_limit && a.max_record == b.max_record &&
-           a.segment_size == b.segment_size;
+           a.segment_size == b.segment_size && a.bell == b.bell;
 }
 bool same(const reject_msg &a, const reject_msg &b)
 {
@@ -186,6 +186,8 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> seeds()
     a.max_record = 4096;
     a.segment_size = 4096 * 35;
     add("accept.bin", a);
+    a.bell = 4095;
+    add("accept_bell.bin", a);
 
     reject_msg r;
     r.reason = DOCA_ERROR_NOT_FOUND;

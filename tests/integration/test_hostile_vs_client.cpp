@@ -94,7 +94,7 @@ TEST_F(HostileVsClient, UnsealedSegmentIsRefusedAndTruncatingItIsHarmless)
     const wire::accept_msg a = attacker_.honest_accept();
     unique_fd seg = make_memfd(a.segment_size, false);
     wake_pair w = wake_pair::make();
-    ASSERT_TRUE(attacker_.send(a, {seg.get(), w.send_end.get()}));
+    ASSERT_TRUE(attacker_.send(a, {seg.get(), w.send_end.get(), attacker_.bells->fd()}));
     ASSERT_EQ(::ftruncate(seg.get(), 0), 0); // SIGBUS in the client before
     expect_victim_well("the server broke the protocol: the memfd is not sealed");
 }
@@ -112,8 +112,26 @@ TEST_F(HostileVsClient, WakeUpDescriptorMustBeASocket)
     ASSERT_EQ(::pipe2(p, O_CLOEXEC), 0);
     unique_fd r(p[0]), w(p[1]);
     r.reset(); // a write would raise SIGPIPE
-    ASSERT_TRUE(attacker_.send(a, {seg.fd(), w.get()}));
+    ASSERT_TRUE(attacker_.send(a, {seg.fd(), w.get(), attacker_.bells->fd()}));
     expect_victim_well("the server broke the protocol: the wake-up descriptor is not a socket");
+}
+
+// The doorbell page (src/transport/shm/doorbell.hpp) the client maps and writes into: a
+// sealed memfd of one page with this version's header, or the connection is refused.
+TEST_F(HostileVsClient, DoorbellMustBeASealedPage)
+{
+    ASSERT_NO_FATAL_FAILURE(start_victim(client_plan::refused));
+    const wire::accept_msg a = attacker_.honest_accept();
+    shm::segment_params sp;
+    sp.rings[shm::c2s] = shm::ring_layout::params_for(a.c2s_limit, a.max_msg_size);
+    sp.rings[shm::s2c] = shm::ring_layout::params_for(a.s2c_limit, a.max_msg_size);
+    shm::segment seg;
+    ASSERT_EQ(shm::segment::create(sp, seg), DOCA_SUCCESS);
+    wake_pair w = wake_pair::make();
+    unique_fd bell = make_memfd(shm::k_doorbell_size, false);
+    ASSERT_TRUE(attacker_.send(a, {seg.fd(), w.send_end.get(), bell.get()}));
+    ASSERT_EQ(::ftruncate(bell.get(), 0), 0); // SIGBUS in the client's ring() if it mapped it
+    expect_victim_well("the server broke the protocol: the memfd is not sealed");
 }
 
 TEST_F(HostileVsClient, OversizedRingsAreRefusedBeforeMapping)
@@ -128,7 +146,7 @@ TEST_F(HostileVsClient, OversizedRingsAreRefusedBeforeMapping)
     ASSERT_GT(a.segment_size, uint64_t(1) << 30);
     unique_fd seg = make_memfd(a.segment_size);
     wake_pair w = wake_pair::make();
-    ASSERT_TRUE(attacker_.send(a, {seg.get(), w.send_end.get()}));
+    ASSERT_TRUE(attacker_.send(a, {seg.get(), w.send_end.get(), attacker_.bells->fd()}));
     expect_victim_well("rings or a segment of another size than the negotiated values give");
 }
 

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -494,3 +495,52 @@ TEST_F(HostileVsServer, ClientsOfAnotherUidAreRefusedAtAccept)
 }
 
 } // namespace
+
+// Every client maps the server's doorbell page (src/transport/shm/doorbell.hpp), so a client can
+// clear the bells of the others. The page is a hint: a parked connection whose bell was
+// silenced is still served, at the server's next tick. The attacker clears every bell
+// continuously while an honest client, connected and idle long enough to be parked, sends its
+// message: the echo must come back (it used to be stranded for ever without the tick's check).
+// It also sets every bell: that costs the server visits, not correctness.
+TEST_F(HostileVsServer, SilencedBellsDelayParkedConnectionsOnlyUntilTheTick)
+{
+    start_victim();
+    client h;
+    ASSERT_TRUE(h.handshake(ep_)) << log();
+    ASSERT_TRUE(h.bell_page) << "no doorbell page in ACCEPT";
+    void *m = ::mmap(nullptr, shm::k_doorbell_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                     h.bell_page.get(), 0);
+    ASSERT_NE(m, MAP_FAILED);
+    auto *page = static_cast<shm::doorbell_page *>(m);
+    EXPECT_EQ(page->magic, shm::k_doorbell_magic);
+    EXPECT_EQ(page->bits, shm::k_doorbell_bits);
+
+    honest_session honest;
+    ASSERT_TRUE(honest.start(name_)) << log();
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> rounds{0};
+    std::thread silencer([&] {
+        while (!stop.load(std::memory_order_relaxed)) {
+            page->summary.store(0, std::memory_order_relaxed);
+            for (auto &w : page->words)
+                w.store(0, std::memory_order_relaxed);
+            rounds.fetch_add(1, std::memory_order_relaxed);
+        }
+    });
+    // Long enough for several ticks (10 ms each): the idle honest connection is parked.
+    const auto until = std::chrono::steady_clock::now() + 200ms;
+    while (std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(10ms);
+    EXPECT_EQ(honest.finish(), "") << log();
+    stop = true;
+    silencer.join();
+    EXPECT_GT(rounds.load(), 0u);
+
+    // Ringing every bell: spurious visits only; the attacker's own connection still echoes.
+    page->summary.store(~uint64_t(0));
+    for (auto &w : page->words)
+        w.store(~uint64_t(0));
+    EXPECT_TRUE(echoes(h)) << log();
+    ::munmap(m, shm::k_doorbell_size);
+    expect_victim_well();
+}

@@ -85,7 +85,11 @@ template <class To, class From> void copy_memory_fields(To &to, const From &from
 
 link::link() : transport::link(traits::ops()) {}
 
-link::~link() = default;
+link::~link()
+{
+    if (bells_)
+        bells_->release(bell_);
+}
 
 size_t watch_readable(watch_handle (&out)[k_max_handles], int fd) noexcept
 {
@@ -444,8 +448,13 @@ doca_error_t pending::accept(const link_params &mine, const hello_info &hello, u
     m.s2c_limit = sp.rings[s2c].limit;
     m.max_record = sp.rings[c2s].max_record;
     m.segment_size = l->segment_.size();
-    const int fds[2] = {l->segment_.fd(), wake_end.get()};
-    if ((rc = send_wire(sock_.get(), m, fds, 2)) != DOCA_SUCCESS)
+    // A bit of the server's doorbell (the listener always has one), when one is free; else the
+    // link is never parked.
+    l->bells_ = bells_;
+    l->bell_ = bells_->allocate();
+    m.bell = l->bell_;
+    const int fds[3] = {l->segment_.fd(), wake_end.get(), bells_->fd()};
+    if ((rc = send_wire(sock_.get(), m, fds, 3)) != DOCA_SUCCESS)
         return rc;
     // The client holds its own descriptor now; the mapping keeps the memory alive for us.
     l->segment_.release_fd();
@@ -467,6 +476,11 @@ doca_error_t listener::open(const endpoint_info &info, std::unique_ptr<listener>
     if (rc != DOCA_SUCCESS)
         return rc;
     l->reserve_.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (doca_error_t err = doorbell_owner::create(l->bells_); err != DOCA_SUCCESS) {
+        SC_LOG_ERR("cannot create the server's doorbell page: %s", softcomch::error_name(err));
+        ::unlink(info.socket_path.c_str());
+        return err;
+    }
     l->info_ = info;
     try {
         write_endpoint_info(info);
@@ -508,7 +522,7 @@ doca_error_t listener::accept(std::unique_ptr<transport::pending> &out)
             reserve_.reset();
             if ((rc = accept_from(sock_.get(), s)) != DOCA_SUCCESS)
                 return rc;
-            out = std::make_unique<pending>(std::move(s), peer_identity{});
+            out = std::make_unique<pending>(std::move(s), peer_identity{}, bells_);
             return DOCA_ERROR_FULL;
         }
         if (rc != DOCA_SUCCESS)
@@ -522,12 +536,12 @@ doca_error_t listener::accept(std::unique_ptr<transport::pending> &out)
             SC_LOG_WARN("server endpoint %s: refused a client of uid %u (pid %d): not our uid %u",
                         info_.socket_path.c_str(), unsigned(peer.uid), int(peer.pid),
                         unsigned(::geteuid()));
-            pending refused(std::move(s), std::move(peer));
+            pending refused(std::move(s), std::move(peer), nullptr);
             refused.reject(DOCA_ERROR_NOT_PERMITTED, "the server runs as another user");
             refused.discard_input(); // so that the client reads the REJECT, not a reset
             continue;
         }
-        out = std::make_unique<pending>(std::move(s), std::move(peer));
+        out = std::make_unique<pending>(std::move(s), std::move(peer), bells_);
         return DOCA_SUCCESS;
     }
 }
@@ -633,19 +647,21 @@ connector::result connector::step(std::unique_ptr<transport::link> &out, std::st
         return rej->reason == DOCA_ERROR_AGAIN ? result::busy : result::rejected;
     }
     auto *acc = std::get_if<wire::accept_msg>(&msg);
-    if (!acc || d.nfds != 2) {
+    if (!acc || d.nfds != 3) {
         d.close_all();
         why = "unexpected handshake reply from the server";
         reset();
         return result::failed;
     }
-    unique_fd seg_fd(d.fds[0]), wake_fd(d.fds[1]);
+    unique_fd seg_fd(d.fds[0]), wake_fd(d.fds[1]), bell_fd(d.fds[2]);
     const char *bad = check_accept(*acc, params_);
     if (bad == nullptr)
         bad = check_sealed_memfd(seg_fd.get(), nullptr);
     std::unique_ptr<link> l(new link());
     if (bad == nullptr)
         bad = wake_target::adopt(std::move(wake_fd), server_.pid, l->peer_wake_);
+    if (bad == nullptr)
+        bad = l->peer_bell_.attach(std::move(bell_fd), acc->bell);
     if (bad != nullptr) {
         why = std::string("the server broke the protocol: ") + bad;
         reset();

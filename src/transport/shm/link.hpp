@@ -24,6 +24,7 @@
 
 #include "common/unique_fd.hpp"
 #include "transport/fabric.hpp"
+#include "transport/shm/doorbell.hpp"
 #include "transport/shm/peer_checks.hpp"
 #include "transport/shm/ring.hpp"
 #include "transport/shm/segment.hpp"
@@ -63,6 +64,9 @@ public:
     void release() noexcept;
     // Arms wake-ups for this side; false if a message is already waiting (busy).
     bool arm() noexcept;
+    // Server side: parks the link (transport::link::park; doorbell.hpp).
+    bool park() noexcept override;
+    bool has_message() noexcept override { return rx_.ready(); }
 
     // ---- slow path ----
     // [0] the socket (readable: a slow-channel message or the hang-up), [1] our eventfd.
@@ -117,14 +121,18 @@ private:
     segment segment_;
     ring_producer tx_;
     ring_consumer rx_;
-    side me_ = server_side;       // whose heartbeat word is ours
-    uint64_t peer_last_beat_ = 0; // the peer's heartbeat at the last beat()
+    std::shared_ptr<doorbell_owner> bells_; // server side: the listener's page, for bell_
+    doorbell_ringer peer_bell_;             // client side: the server's page and our bit
+    side me_ = server_side;                 // whose heartbeat word is ours
+    uint64_t peer_last_beat_ = 0;           // the peer's heartbeat at the last beat()
 };
 
 // Server side: a handshake in progress on an accepted socket.
 class pending final : public transport::pending {
 public:
-    pending(unique_fd sock, peer_identity peer) : sock_(std::move(sock)), peer_(std::move(peer)) {}
+    pending(unique_fd sock, peer_identity peer, std::shared_ptr<doorbell_owner> bells)
+        : sock_(std::move(sock)), peer_(std::move(peer)), bells_(std::move(bells))
+    {}
     int fd() const noexcept { return sock_.get(); }
 
     size_t handles(watch_handle (&out)[k_max_handles]) const noexcept override;
@@ -145,6 +153,7 @@ private:
     unique_fd sock_;
     peer_identity peer_;
     wake_target peer_wake_;
+    std::shared_ptr<doorbell_owner> bells_;
 };
 
 // Server side: the listening endpoint of one server.
@@ -160,6 +169,10 @@ public:
     // DOCA_SUCCESS with a new pending link, DOCA_ERROR_AGAIN when none is waiting. A client of
     // another uid (peer_uid_allowed) is refused here, with a REJECT and a log line.
     doca_error_t accept(std::unique_ptr<transport::pending> &out) override;
+    void take_bells(void (*f)(void *arg, uint32_t bell), void *arg) noexcept override
+    {
+        bells_->take([&](uint32_t b) { f(arg, b); });
+    }
     const endpoint_info &info() const noexcept { return info_; }
 
 private:
@@ -169,6 +182,7 @@ private:
     // descriptors, so that it can be refused instead of left waiting (accept()).
     unique_fd reserve_;
     endpoint_info info_;
+    std::shared_ptr<doorbell_owner> bells_; // the page every client of this server rings
 };
 
 // Client side: finds the server and performs the handshake, one non-blocking step at a time.
@@ -202,8 +216,15 @@ inline void *link::try_claim(uint32_t len) noexcept
 
 inline void link::commit(msg_type type, uint32_t len) noexcept
 {
-    if (tx_.commit(uint16_t(type), len))
-        wake_peer();
+    // What the peer armed: nothing (it polls this ring), its bell (it parked the ring and polls
+    // its doorbell), or a wake-up (it sleeps). Any other value, which only a broken peer
+    // writes, wakes it: harmless.
+    if (const uint32_t armed = tx_.commit(uint16_t(type), len)) {
+        if (armed == k_armed_bell)
+            peer_bell_.ring();
+        else
+            wake_peer();
+    }
 }
 
 inline const message_view *link::peek() noexcept
@@ -217,6 +238,19 @@ inline const message_view *link::peek() noexcept
 inline void link::release() noexcept
 {
     rx_.release();
+}
+
+inline bool link::park() noexcept
+{
+    if (bell_ == k_no_bell)
+        return false;
+    if (!rx_.park())
+        return false;
+    if (rx_.corrupted() && violation_ == nullptr) [[unlikely]] {
+        ring_corrupted();
+        return false;
+    }
+    return true;
 }
 
 inline bool link::arm() noexcept

@@ -75,6 +75,9 @@ inline constexpr uint32_t k_ring_magic = 0x47524353u;
 inline constexpr uint32_t k_ring_layout_version = 2;
 // record_header::kind: a message, or padding that fills the end of a lap (never returned by
 // peek()). Message types and flags stay entirely the caller's.
+// Values of ring_ctrl::armed (0: not armed).
+inline constexpr uint32_t k_armed_wake = 1; // the consumer sleeps: wake it (its wake-up socket)
+inline constexpr uint32_t k_armed_bell = 2; // the consumer parked the ring: ring its doorbell
 inline constexpr uint32_t k_record_message = 0;
 inline constexpr uint32_t k_record_padding = 1;
 // Hard limits enforced by init() and attach() (so that sizes cannot overflow).
@@ -130,7 +133,8 @@ struct ring_ctrl {
     std::atomic<uint64_t> tail;     // consumer: bytes released so far (padding included)
     std::atomic<uint64_t> released; // consumer: messages released so far
     uint8_t pad_tail[112];
-    std::atomic<uint32_t> armed; // 1: the consumer sleeps and wants a wake-up
+    std::atomic<uint32_t> armed; // k_armed_wake: the consumer sleeps and wants a wake-up;
+                                 // k_armed_bell: it parked the ring and wants its bell rung
     uint8_t pad_armed[124];
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "shm words must be address-free");
@@ -250,15 +254,15 @@ public:
 
     // Phase 2: publishes the claimed record with `len` payload bytes (<= the claimed length) and
     // the caller's `type` / `flags`. Requires a successful try_claim() since
-    // the last commit. Returns true when the consumer was armed: the caller must then wake it
-    // (eventfd write).
-    bool commit(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
+    // the last commit. Returns what the consumer armed (0: nothing): k_armed_wake, the caller
+    // must wake it (its wake-up socket); k_armed_bell, the caller must ring its doorbell.
+    uint32_t commit(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
 
     // commit() split in two for bursts: publish() makes the message visible without looking at
     // the consumer's armed word; wake_needed() (one atomic exchange) must then be called after
     // the last publish() of the burst, before the caller can sleep or return to its user.
     void publish(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
-    bool wake_needed() noexcept;
+    uint32_t wake_needed() noexcept;
 
     // Convenience: try_claim + memcpy + commit. Returns DOCA_ERROR_AGAIN when full,
     // DOCA_ERROR_TOO_BIG when len > max_payload(). `*wake` as for commit().
@@ -348,6 +352,10 @@ public:
     // empty after the arm: the caller may sleep on its eventfd) or false ("busy") when a message
     // is already there, in which case the arm is withdrawn and the caller must poll again.
     bool arm() noexcept;
+    // arm() for a consumer that keeps polling other rings and a doorbell instead of this one
+    // (doorbell.hpp): the producer's next commit tells its caller to ring the bell. Returns
+    // false ("busy") when a message is already there; the park is then withdrawn.
+    bool park() noexcept;
     // Withdraws an arm (after waking up, or when the caller gave up sleeping).
     void disarm() noexcept;
     // True while the armed word is set (diagnostics/tests).
@@ -368,6 +376,7 @@ public:
     uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }
 
 private:
+    bool arm_as(uint32_t how) noexcept;
     const record_header *at(uint64_t pos) const noexcept;
     void publish_tail() noexcept;
 

@@ -145,7 +145,7 @@ inline void ring_producer::publish(uint16_t type, uint32_t len, uint16_t flags) 
     ctrl_->committed.store(committed_, std::memory_order_relaxed);
 }
 
-inline bool ring_producer::wake_needed() noexcept
+inline uint32_t ring_producer::wake_needed() noexcept
 {
     // R3: pairs with A3 in ring_consumer::arm(). Reads the arm and clears it in one step, so
     // one arm yields at most one wake-up. Release: the R1 store(s) of the messages just
@@ -153,7 +153,7 @@ inline bool ring_producer::wake_needed() noexcept
     // later in `armed`'s modification order (and therefore reads from our release sequence)
     // is guaranteed to see them. In polling mode the consumer never touches `armed`: the line
     // stays exclusive in our cache and the exchange costs one locked instruction, no transfer.
-    return ctrl_->armed.exchange(0, std::memory_order_release) != 0;
+    return ctrl_->armed.exchange(0, std::memory_order_release);
 }
 
 inline bool ring_producer::consumer_armed() const noexcept
@@ -163,7 +163,7 @@ inline bool ring_producer::consumer_armed() const noexcept
     return ctrl_->armed.load(std::memory_order_relaxed) != 0;
 }
 
-inline bool ring_producer::commit(uint16_t type, uint32_t len, uint16_t flags) noexcept
+inline uint32_t ring_producer::commit(uint16_t type, uint32_t len, uint16_t flags) noexcept
 {
     // Publish, then the Dekker half of the producer: see wake_needed().
     publish(type, len, flags);
@@ -182,7 +182,7 @@ inline doca_error_t ring_producer::send(uint16_t type, const void *data, uint32_
     // Copy in place, then publish and check for an armed consumer.
     if (len != 0)
         std::memcpy(p, data, len);
-    *wake = commit(type, len);
+    *wake = commit(type, len) != 0;
     return DOCA_SUCCESS;
 }
 
@@ -298,19 +298,32 @@ inline void ring_consumer::release() noexcept
 
 inline bool ring_consumer::arm() noexcept
 {
+    return arm_as(k_armed_wake);
+}
+
+inline bool ring_consumer::park() noexcept
+{
+    // The same protocol as a sleeping arm: only the value differs, which tells the producer to
+    // ring the doorbell rather than the wake-up socket.
+    return arm_as(k_armed_bell);
+}
+
+inline bool ring_consumer::arm_as(uint32_t how) noexcept
+{
     // Before sleeping, the producer must see every byte and message we freed: otherwise it could
     // wait for room that exists while we wait for a message it cannot commit (a deadlock).
     flush();
     // A3: pairs with R3 in ring_producer::wake_needed(). Every write to `armed` is an exchange
     // (an RMW), so all of them sit in one modification order and each reads its predecessor.
     // Take a producer commit concurrent with this arm: its R1 stores, then its exchange P.
-    //   - Our exchange A comes before P: P reads our 1 and the producer wakes us.
+    //   - Our exchange A comes before P: P reads our value and the producer wakes us (or rings
+    //     our bell).
     //   - P comes before A: A reads from P's release sequence (only RMWs follow P), so P
     //     synchronises with A; R1 happens-before our check below, which then sees the
     //     message and we report busy.
     // Both cannot miss, so a message committed concurrently with arm() always either wakes us
     // or keeps us awake. (Both may happen: a spurious wake-up, harmless.)
-    ctrl_->armed.exchange(1, std::memory_order_acquire);
+    ctrl_->armed.exchange(how, std::memory_order_acquire);
     // Re-check emptiness (A1 inside peek(); padding it meets is skipped, the message after it
     // is what counts). peek() flushes again if it skipped padding and found nothing.
     if (ready()) {

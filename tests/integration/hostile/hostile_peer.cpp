@@ -169,13 +169,14 @@ bool client::handshake(const tp::endpoint_info &ep, uint32_t queue)
     if (!recv(d))
         return false;
     auto *a = std::get_if<wire::accept_msg>(&d.msg);
-    if (d.decode_rc != DOCA_SUCCESS || a == nullptr || d.fds.size() != 2)
+    if (d.decode_rc != DOCA_SUCCESS || a == nullptr || d.fds.size() != 3)
         return false;
     accepted = *a;
     if (shm::segment::attach(d.fds[0].get(), a->segment_size, seg, false) != DOCA_SUCCESS ||
         seg.producer(shm::c2s, tx) != DOCA_SUCCESS || seg.consumer(shm::s2c, rx) != DOCA_SUCCESS)
         return false;
     peer_wake = std::move(d.fds[1]);
+    bell_page = std::move(d.fds[2]);
     return true;
 }
 
@@ -190,7 +191,8 @@ bool server::listen(const std::string &name, const std::string &host_function,
     } catch (...) {
         return false;
     }
-    return tp::listen_at(socket_path, listener) == DOCA_SUCCESS;
+    return shm::doorbell_owner::create(bells) == DOCA_SUCCESS &&
+           tp::listen_at(socket_path, listener) == DOCA_SUCCESS;
 }
 
 server::~server()
@@ -234,6 +236,7 @@ wire::accept_msg server::honest_accept() const
     a.s2c_limit = s.limit;
     a.max_record = c.max_record;
     a.segment_size = shm::segment::size_for(c, s);
+    a.bell = 0;
     return a;
 }
 
@@ -247,7 +250,7 @@ bool server::accept_honestly()
     if (shm::segment::create(sp, seg) != DOCA_SUCCESS)
         return false;
     wake = wake_pair::make();
-    if (!send(a, {seg.fd(), wake.send_end.get()}))
+    if (!send(a, {seg.fd(), wake.send_end.get(), bells->fd()}))
         return false;
     return seg.producer(shm::s2c, tx) == DOCA_SUCCESS && seg.consumer(shm::c2s, rx) == DOCA_SUCCESS;
 }

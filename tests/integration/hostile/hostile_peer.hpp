@@ -11,6 +11,7 @@
 #pragma once
 
 #include "transport/fabric.hpp"
+#include "transport/shm/doorbell.hpp"
 #include "transport/shm/fast_channel.hpp"
 #include "transport/shm/ring.hpp"
 #include "transport/shm/segment.hpp"
@@ -92,6 +93,7 @@ public:
     shm::ring_producer tx; // client -> server
     shm::ring_consumer rx; // server -> client
     unique_fd peer_wake;   // the victim's wake-up socket
+    unique_fd bell_page;   // the victim server's doorbell page (shm/doorbell.hpp)
 };
 
 // A server that a victim client connects to (it listens at the endpoint the client looks for).
@@ -109,6 +111,7 @@ public:
     ~server();
 
     unique_fd listener;
+    std::shared_ptr<shm::doorbell_owner> bells; // the page an honest server sends with ACCEPT
     std::string socket_path;
     wire::hello_msg hello{};
     std::vector<unique_fd> hello_fds;

@@ -502,6 +502,33 @@ TEST(unit_transport_ring, lazy_tail_publication)
     EXPECT_EQ(b.ctrl()->tail.load(), 1024u);
 }
 
+// park() is arm() with another value: the producer's commit reports k_armed_bell once (the
+// caller rings the consumer's doorbell), a sleeping arm replaces a park, and a park with a
+// message waiting is refused and withdrawn.
+TEST(unit_transport_ring, park_asks_for_the_bell_once)
+{
+    test_ring r(4, 64);
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit(1, 1), 0u);
+    EXPECT_FALSE(r.cons.park()); // a message waits
+    EXPECT_FALSE(r.cons.armed());
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    EXPECT_TRUE(r.cons.park());
+    EXPECT_TRUE(r.cons.armed());
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit(1, 1), k_armed_bell);
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit(1, 1), 0u); // one park, one bell
+    while (r.cons.peek() != nullptr)
+        r.cons.release();
+    // A sleeping arm over a park: the next commit wakes instead.
+    EXPECT_TRUE(r.cons.park());
+    EXPECT_TRUE(r.cons.arm());
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit(1, 1), k_armed_wake);
+}
+
 TEST(unit_transport_ring, arm_and_wake)
 {
     test_ring r(4, 64);

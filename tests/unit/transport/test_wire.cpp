@@ -65,7 +65,7 @@ TEST(unit_transport_wire, type_table)
     EXPECT_EQ(message_size(msg_type::reject), 280u);
     EXPECT_EQ(message_size(static_cast<msg_type>(99)), 0u);
     EXPECT_EQ(fds_for(msg_type::hello), 1u);
-    EXPECT_EQ(fds_for(msg_type::accept), 2u);
+    EXPECT_EQ(fds_for(msg_type::accept), 3u);
     EXPECT_EQ(fds_for(msg_type::reject), 0u);
     EXPECT_STREQ(type_name(msg_type::accept), "ACCEPT");
     EXPECT_STREQ(type_name(static_cast<msg_type>(99)), "UNKNOWN");
