@@ -14,6 +14,8 @@
 //                       (skipped without pkg-config)
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <doca_version.h>
 
 #include <fcntl.h>
@@ -259,6 +261,27 @@ TEST_F(CliDoctor, UnknownVariablesAreWarnings)
         << r.out;
     EXPECT_TRUE(has_line(r.out, "warn  SOFTCOMCH_WHATEVER ", {"fix:"})) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn  SOFTCOMCH_LOG_LEVEL ", {"\"loud\""})) << r.out;
+}
+
+// Every variable of the README's table is one the doctor knows: none of them is called a typo.
+TEST_F(CliDoctor, EveryDocumentedVariableIsKnown)
+{
+    std::ifstream readme(std::string(SOFTCOMCH_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(readme) << "README.md not found under " << SOFTCOMCH_SOURCE_DIR;
+    env_map set;
+    std::string line;
+    while (std::getline(readme, line))
+        if (line.rfind("| `SOFTCOMCH_", 0) == 0) {
+            const size_t end = line.find('`', 3);
+            ASSERT_NE(end, std::string::npos) << line;
+            set[line.substr(3, end - 3)] = "1";
+        }
+    ASSERT_GE(set.size(), 10u) << "the README's table of variables was not found";
+    auto r = doctor({}, set);
+    for (const auto &[name, value] : set)
+        EXPECT_FALSE(has_line(r.out, "warn  " + name + " ", {"reads no such variable"}))
+            << name << " is documented in README.md but unknown to softcomch doctor\n"
+            << r.out;
 }
 
 TEST_F(CliDoctor, JsonReport)

@@ -38,6 +38,8 @@ constexpr std::array known_variables{
     known_variable{"SOFTCOMCH_SIDE", "library"},
     known_variable{"SOFTCOMCH_TOPOLOGY", "library"},
     known_variable{"SOFTCOMCH_LOG_LEVEL", "library"},
+    known_variable{"SOFTCOMCH_LOG_BURST", "library"}, // src/common/log.cpp
+    known_variable{"SOFTCOMCH_TRACE", "library"},     // src/common/trace.hpp
     known_variable{"SOFTCOMCH_TRANSPORT", "library"}, // src/transport/transport.hpp
     known_variable{introspect::memory_env, "library"},
     known_variable{introspect::copy_env, "library"},
