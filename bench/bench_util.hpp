@@ -14,6 +14,7 @@ namespace softcomch::bench {
 struct percentiles {
     double p50_us = 0;
     double p99_us = 0;
+    double p999_us = 0; // p99.9 (the peers' benchmarks report it)
 };
 
 int online_cpus();

@@ -18,6 +18,10 @@ have_pkg libgtest-dev || need+=(libgtest-dev)
 have_pkg libgmock-dev || need+=(libgmock-dev)
 { have_cmd clang-format-14 || have_cmd clang-format; } || need+=(clang-format) # scripts/check-format.sh
 have_cmd tmux || need+=(tmux) # the terminal tests of softcomch top (tests/cli/test_cli_top_tmux.cpp)
+have_pkg libucx-dev || need+=(libucx-dev) # bench/peers/peer_ucx (UCX shared memory, the UCP API)
+have_pkg libzmq3-dev || need+=(libzmq3-dev) # bench/peers/peer_zmq (ZeroMQ over ipc://)
+have_pkg libiceoryx-posh-dev || need+=(libiceoryx-posh-dev) # bench/peers/peer_iceoryx
+have_cmd iox-roudi || need+=(iceoryx) # the RouDi daemon bench/peers/peer_iceoryx starts and stops
 if [ "${SOFTCOMCH_WITH_MESON:-0}" = 1 ]; then
   have_cmd meson || need+=(meson)
 fi
