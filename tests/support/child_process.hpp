@@ -18,6 +18,10 @@ using namespace std::chrono_literals;
 
 // ---- child processes ----
 
+// In a child just forked from `parent`: SIGKILL when the parent dies (also across exec), and
+// exit at once if it already has.
+void die_with_parent(pid_t parent) noexcept;
+
 // Runs `body` in a forked child; its return value is the exit status. Failures inside the child
 // are reported with child_check().
 pid_t spawn(const std::function<int()> &body);

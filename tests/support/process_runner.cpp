@@ -3,6 +3,8 @@
 // The definitions of process_runner.hpp.
 #include "process_runner.hpp"
 
+#include "child_process.hpp"
+
 namespace sc_test {
 
 std::string bin_dir()
@@ -39,8 +41,10 @@ proc_result run_process(const std::vector<std::string> &argv, const run_options 
     }
 
     const auto start = steady::now();
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        die_with_parent(parent);
         dup2(out_pipe[1], STDOUT_FILENO);
         dup2(err_pipe[1], STDERR_FILENO);
         if (o.env)

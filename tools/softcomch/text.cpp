@@ -1,29 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "text.hpp"
 
+#include "common/near_name.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <utility>
 
 namespace softcomch::tools {
-
-size_t edit_distance(std::string_view a, std::string_view b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
 
 std::string to_lower(std::string_view s)
 {
@@ -39,7 +24,7 @@ std::vector<std::string> nearest(std::string_view word, const std::vector<std::s
     const std::string w = to_lower(word);
     std::vector<std::pair<size_t, std::string>> scored;
     for (const auto &c : candidates) {
-        const size_t d = edit_distance(w, to_lower(c));
+        const size_t d = softcomch::name_distance(w, to_lower(c));
         if (d <= max_distance)
             scored.emplace_back(d, c);
     }

@@ -10,9 +10,6 @@
 
 namespace softcomch::tools {
 
-// Levenshtein distance.
-size_t edit_distance(std::string_view a, std::string_view b);
-
 // `s` in lower case (ASCII).
 std::string to_lower(std::string_view s);
 

@@ -39,8 +39,10 @@ pid_t exec_victim(const std::vector<std::string> &args, int in = -1, int out = -
     argv.push_back(nullptr);
     std::fflush(stdout);
     std::fflush(stderr);
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid == 0) {
+        sc_test::die_with_parent(parent);
         if (in >= 0)
             ::dup2(in, 0);
         if (out >= 0)

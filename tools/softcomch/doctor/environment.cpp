@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../text.hpp"
+#include "common/near_name.hpp"
 #include "common/bounds.hpp"
 #include "doctor.hpp"
 #include "introspect/fabric.hpp"
@@ -284,7 +285,7 @@ void check_unknown_env(report &r)
         const known_variable *best = nullptr;
         size_t best_d = 4; // more than 3 edits is not a typo
         for (const auto &k : known_variables) {
-            const size_t d = edit_distance(name, k.name);
+            const size_t d = softcomch::name_distance(name, k.name);
             if (d < best_d) {
                 best_d = d;
                 best = &k;
