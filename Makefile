@@ -63,8 +63,9 @@ stress: build
 	cd $(BUILD) && ctest -L stress --output-on-failure
 
 bench: build
-	$(BUILD)/bench/spin_baseline && $(BUILD)/bench/ring_bench && $(BUILD)/bench/comch_rtt && \
-	$(BUILD)/bench/comch_scale && $(BUILD)/bench/fastpath_bench && $(BUILD)/bench/comch_fastpath && \
+	$(BUILD)/libexec/softcomch/spin_baseline && $(BUILD)/libexec/softcomch/ring_bench && \
+	$(BUILD)/libexec/softcomch/comch_rtt && $(BUILD)/libexec/softcomch/comch_scale && \
+	$(BUILD)/libexec/softcomch/fastpath_bench && $(BUILD)/libexec/softcomch/comch_fastpath && \
 	$(BUILD)/tests/programs/comch_threads --clients 512
 
 clean:

@@ -5,6 +5,8 @@
 // same run).
 #pragma once
 
+#include <sched.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -14,7 +16,58 @@ namespace softcomch::bench {
 struct percentiles {
     double p50_us = 0;
     double p99_us = 0;
-    double p999_us = 0; // p99.9 (the peers' benchmarks report it)
+    double p999_us = 0; // 99.9th percentile (the largest sample when there are < 1000)
+};
+
+// How long a benchmark program runs (`--smoke`, `--quick`, nothing = full). The smoke run only
+// proves that every metric is reported (CTest); quick is the few-seconds overview.
+enum class run_mode { smoke, quick, full };
+// Parses argv: accepts exactly `--smoke`, `--quick`, `--full` or nothing; prints the usage and
+// exits 2 on anything else.
+run_mode parse_mode(int argc, char **argv, const char *prog);
+const char *mode_name(run_mode m);
+// smoke / quick / full choice of a count.
+template <class T> T by_mode(run_mode m, T smoke, T quick, T full)
+{
+    return m == run_mode::smoke ? smoke : m == run_mode::quick ? quick : full;
+}
+
+// CLOCK_MONOTONIC in nanoseconds.
+uint64_t mono_ns();
+// User + system CPU time of this process so far, nanoseconds (getrusage).
+uint64_t cpu_ns_self();
+
+// Bounds a wait loop: call tick() on every pass; after `seconds` of wall time it prints
+// `what` and exits 1 (a benchmark that hangs is a failed benchmark). The clock is read every
+// 256 passes only, so a tick costs an increment and a branch on the measured paths.
+class spin_bound {
+public:
+    spin_bound(const char *what, double seconds = 30.0);
+    explicit spin_bound(double seconds = 20.0) : spin_bound("spin", seconds) {}
+    void tick()
+    {
+        if ((++n_ & 255) == 0) [[unlikely]]
+            check();
+    }
+    // tick() naming what is waited for, which also yields the CPU when both processes share
+    // one (pure spinning would give millisecond round trips there).
+    void turn(const char *what)
+    {
+        what_ = what;
+        if (single_cpu_) [[unlikely]]
+            sched_yield();
+        tick();
+    }
+    // The deadline starts again from now (a new wait).
+    void reset();
+
+private:
+    void check();
+    const char *what_;
+    uint64_t budget_ns_;
+    uint64_t deadline_ns_;
+    uint64_t n_ = 0;
+    bool single_cpu_;
 };
 
 int online_cpus();

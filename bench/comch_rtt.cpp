@@ -8,10 +8,17 @@
 // callback ends the round trip. Modes:
 //   poll   both sides spin on doca_pe_progress()
 //   epoll  both sides sleep in epoll_wait() on the notification handle
-// Output: one line per measurement, `name,payload,p50_us,p99_us,ratio_p50,ratio_p99`; polled
-// figures are compared with the spin baseline, event-mode ones with a raw eventfd ping-pong.
+// Output: records (bench/bench_report.hpp):
+//   ctrl_rtt_{polled,epoll}_{64B,1KiB,4080B}_{p50,p99,p999} (us); polled ones against the spin
+//     ping-pong of the same size and statistic (measured here too, just before and after: the
+//     better of the two), epoll ones
+//     against base_eventfd_rtt_blocking_64B_<stat> (bench/peers/peer_ipc measures it; the
+//     reader fills the value in)
+//   cpu_per_msg_event_load_ns  user + system CPU time of both processes (getrusage) during the
+//     epoll 64 B ping-pong, divided by the messages (two per round trip)
+//   cpu_idle_event_pct  CPU % of a connected, idle client + server pair, both asleep in epoll
 //
-// Usage: comch_rtt [iterations (default 200000)]
+// Usage: comch_rtt [--smoke | --quick]
 #include <doca_comch.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
@@ -20,17 +27,21 @@
 #include <doca_pe.h>
 
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_doca.hpp"
+#include "bench_report.hpp"
 #include "bench_util.hpp"
 
 using namespace softcomch::bench;
@@ -56,6 +67,15 @@ struct side_state {
     doca_notification_handle_t handle = -1;
 } st;
 
+// What the server process measured, in a page shared with the client process (fork).
+struct server_report {
+    uint64_t cpu_ns = 0;  // its CPU time from the connection to the disconnection
+    uint64_t wall_ns = 0; // and the wall time of that window
+    uint64_t echoed = 0;  // messages it echoed
+};
+server_report *g_report = nullptr;
+uint64_t g_conn_cpu = 0, g_conn_wall = 0;
+
 void send_msg(doca_comch_connection *conn, const void *buf, uint32_t len)
 {
     doca_comch_task_send *t = nullptr;
@@ -63,7 +83,9 @@ void send_msg(doca_comch_connection *conn, const void *buf, uint32_t len)
     do {
         rc = st.server ? doca_comch_server_task_send_alloc_init(st.server, conn, buf, len, &t)
                        : doca_comch_client_task_send_alloc_init(st.client, conn, buf, len, &t);
-    } while (rc == DOCA_ERROR_NO_MEMORY); // cannot happen with one message in flight
+        if (rc == DOCA_ERROR_NO_MEMORY) // cannot happen with one message in flight
+            doca_pe_progress(st.pe);
+    } while (rc == DOCA_ERROR_NO_MEMORY);
     if (rc != DOCA_SUCCESS)
         die("send alloc", rc);
     if ((rc = doca_task_submit(doca_comch_task_send_as_task(t))) != DOCA_SUCCESS)
@@ -83,7 +105,7 @@ void wait_once(bool epoll_mode)
     }
     doca_pe_request_notification(st.pe);
     epoll_event ev;
-    epoll_wait(st.epfd, &ev, 1, 100);
+    epoll_wait(st.epfd, &ev, 1, 100); // bounded: a lost wake-up costs 100 ms, never a hang
     doca_pe_clear_notification(st.pe, st.handle);
     while (doca_pe_progress(st.pe)) {
     }
@@ -116,22 +138,34 @@ int run_server(bool epoll_mode)
         st.server,
         [](doca_comch_event_msg_recv *, uint8_t *buf, uint32_t len, doca_comch_connection *c) {
             send_msg(c, buf, len); // echo
+            ++g_report->echoed;
         });
     doca_comch_server_event_connection_status_changed_register(
         st.server,
-        [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {},
         [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {
+            g_conn_cpu = cpu_ns_self();
+            g_conn_wall = mono_ns();
+        },
+        [](doca_comch_event_connection_status_changed *, doca_comch_connection *, uint8_t) {
+            g_report->cpu_ns = cpu_ns_self() - g_conn_cpu;
+            g_report->wall_ns = mono_ns() - g_conn_wall;
             st.disconnected = true;
         });
     if ((rc = doca_ctx_start(ctx)) != DOCA_SUCCESS)
         die("server start", rc);
     if (epoll_mode)
         setup_epoll();
-    while (!st.disconnected)
+    // The client's whole run, at most: a stuck client ends the server too.
+    spin_bound alive("comch_rtt server", 300);
+    while (!st.disconnected) {
         wait_once(epoll_mode);
+        alive.tick();
+    }
     doca_ctx_stop(ctx);
     doca_ctx_states s = DOCA_CTX_STATE_STOPPING;
+    spin_bound bound("comch_rtt server stop");
     while (s != DOCA_CTX_STATE_IDLE) {
+        bound.tick();
         doca_pe_progress(st.pe);
         doca_ctx_get_state(ctx, &s);
     }
@@ -142,7 +176,17 @@ int run_server(bool epoll_mode)
     return 0;
 }
 
-percentiles run_client(bool epoll_mode, uint32_t payload, size_t iters, size_t warmup)
+// What one client run measured.
+struct client_result {
+    percentiles rtt;
+    uint64_t cpu_ns = 0;   // the client's CPU time over the measured loop (warm-up included)
+    uint64_t wall_ns = 0;  // that loop's wall time
+    uint64_t messages = 0; // messages both ways in that loop
+};
+
+// idle_s > 0: no ping-pong; the connected client sleeps in epoll for idle_s seconds.
+client_result run_client(bool epoll_mode, uint32_t payload, size_t iters, size_t warmup,
+                         double idle_s)
 {
     doca_dev *dev = open_dev("b1:00.0");
     if (!dev)
@@ -161,7 +205,9 @@ percentiles run_client(bool epoll_mode, uint32_t payload, size_t iters, size_t w
     if ((rc = doca_ctx_start(ctx)) != DOCA_ERROR_IN_PROGRESS)
         die("client start", rc);
     doca_ctx_states s = DOCA_CTX_STATE_STARTING;
+    spin_bound connecting("comch_rtt connect");
     while (s != DOCA_CTX_STATE_RUNNING) {
+        connecting.tick();
         doca_pe_progress(st.pe);
         doca_ctx_get_state(ctx, &s);
     }
@@ -169,35 +215,55 @@ percentiles run_client(bool epoll_mode, uint32_t payload, size_t iters, size_t w
     if (epoll_mode)
         setup_epoll();
 
+    client_result res;
     std::vector<char> msg(payload, 'x');
     std::vector<uint64_t> samples;
     samples.reserve(iters);
-    for (size_t i = 0; i < warmup + iters; ++i) {
+    spin_bound reply("comch_rtt reply", 300);
+    const uint64_t cpu0 = cpu_ns_self(), wall0 = mono_ns();
+    if (idle_s > 0) {
+        while (mono_ns() - wall0 < uint64_t(idle_s * 1e9))
+            wait_once(true);
+    }
+    for (size_t i = 0; idle_s <= 0 && i < warmup + iters; ++i) {
         st.got_reply = false;
         uint64_t t0 = ticks();
         send_msg(st.conn, msg.data(), payload);
-        while (!st.got_reply)
+        while (!st.got_reply) {
             wait_once(epoll_mode);
+            reply.tick();
+        }
         uint64_t t1 = ticks();
         if (i >= warmup)
             samples.push_back(t1 - t0);
+        res.messages += 2;
     }
-    percentiles p = summarize(samples);
+    res.cpu_ns = cpu_ns_self() - cpu0;
+    res.wall_ns = mono_ns() - wall0;
+    res.rtt = summarize(samples);
     doca_ctx_stop(ctx);
+    spin_bound stopping("comch_rtt client stop");
     while (s != DOCA_CTX_STATE_IDLE) {
+        stopping.tick();
         doca_pe_progress(st.pe);
         doca_ctx_get_state(ctx, &s);
     }
     doca_comch_client_destroy(st.client);
     doca_pe_destroy(st.pe);
     doca_dev_close(dev);
-    return p;
+    return res;
 }
 
+struct measurement {
+    client_result client;
+    server_report server;
+};
+
 // One measurement: fork the server on CPU 1, run the client here on CPU 0.
-percentiles measure(bool epoll_mode, uint32_t payload, size_t iters)
+measurement measure(bool epoll_mode, uint32_t payload, size_t iters, double idle_s = 0)
 {
     bool single = online_cpus() < 2;
+    *g_report = server_report{};
     std::fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
@@ -205,7 +271,8 @@ percentiles measure(bool epoll_mode, uint32_t payload, size_t iters)
         _exit(run_server(epoll_mode));
     }
     pin_to_cpu(0);
-    percentiles p = run_client(epoll_mode, payload, iters, iters / 10 + 100);
+    measurement m;
+    m.client = run_client(epoll_mode, payload, iters, iters / 10 + 10, idle_s);
     st = side_state{};
     int status = 0;
     waitpid(pid, &status, 0);
@@ -213,88 +280,107 @@ percentiles measure(bool epoll_mode, uint32_t payload, size_t iters)
         std::fprintf(stderr, "comch_rtt: server process failed\n");
         std::exit(1);
     }
-    return p;
+    m.server = *g_report;
+    // Every ping came back (the client counted the replies), and the server saw no other.
+    if (idle_s <= 0 && m.server.echoed != m.client.messages / 2) {
+        std::fprintf(stderr, "comch_rtt: the server echoed %llu messages, the client sent %llu\n",
+                     (unsigned long long)m.server.echoed,
+                     (unsigned long long)(m.client.messages / 2));
+        std::exit(1);
+    }
+    return m;
 }
 
-// Baseline of event mode: two pinned processes ping-pong through a pair of eventfds, each
-// sleeping in epoll_wait() until its eventfd is written (the wake-up cost of a halted vCPU).
-percentiles eventfd_rtt(size_t iters)
+void emit_rtt(const char *mode, uint32_t payload, const percentiles &p, const percentiles *spin)
 {
-    int to_child = eventfd(0, EFD_CLOEXEC), to_parent = eventfd(0, EFD_CLOEXEC);
-    bool single = online_cpus() < 2;
-    auto wait_fd = [](int ep) {
-        epoll_event ev;
-        while (epoll_wait(ep, &ev, 1, -1) != 1) {
+    const std::pair<const char *, double> stats[] = {
+        {"p50", p.p50_us}, {"p99", p.p99_us}, {"p999", p.p999_us}};
+    const double base[] = {spin ? spin->p50_us : 0, spin ? spin->p99_us : 0,
+                           spin ? spin->p999_us : 0};
+    for (int i = 0; i < 3; ++i) {
+        record r;
+        r.metric =
+            std::string("ctrl_rtt_") + mode + "_" + size_name(payload) + "_" + stats[i].first;
+        r.value = stats[i].second;
+        r.unit = "us";
+        r.group = "ctrl_rtt";
+        r.size = payload;
+        r.mode = mode;
+        if (spin) {
+            r.baseline = "base_spin_rtt_" + size_name(payload) + "_" + stats[i].first;
+            r.baseline_value = base[i];
+        } else {
+            r.baseline = std::string("base_eventfd_rtt_blocking_64B_") + stats[i].first;
         }
-    };
-    std::fflush(stdout);
-    pid_t pid = fork();
-    uint64_t one = 1, v;
-    if (pid == 0) {
-        pin_to_cpu(single ? 0 : 1);
-        int ep = epoll_create1(0);
-        epoll_event ev{};
-        ev.events = EPOLLIN;
-        epoll_ctl(ep, EPOLL_CTL_ADD, to_child, &ev);
-        for (size_t i = 0; i < iters + iters / 10; ++i) {
-            wait_fd(ep);
-            if (read(to_child, &v, sizeof v) != sizeof v ||
-                write(to_parent, &one, sizeof one) != sizeof one)
-                _exit(1);
-        }
-        _exit(0);
+        emit(r);
     }
-    pin_to_cpu(0);
-    int ep = epoll_create1(0);
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    epoll_ctl(ep, EPOLL_CTL_ADD, to_parent, &ev);
-    std::vector<uint64_t> samples;
-    for (size_t i = 0; i < iters + iters / 10; ++i) {
-        uint64_t t0 = ticks();
-        if (write(to_child, &one, sizeof one) != sizeof one)
-            break;
-        wait_fd(ep);
-        if (read(to_parent, &v, sizeof v) != sizeof v)
-            break;
-        if (i >= iters / 10)
-            samples.push_back(ticks() - t0);
-    }
-    waitpid(pid, nullptr, 0);
-    close(ep);
-    close(to_child);
-    close(to_parent);
-    return summarize(samples);
-}
-
-void report(const char *name, uint32_t payload, percentiles p, percentiles base)
-{
-    std::printf("%s,%u,%.3f,%.3f,%.2f,%.2f\n", name, payload, p.p50_us, p.p99_us,
-                p.p50_us / base.p50_us, p.p99_us / base.p99_us);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    size_t iters = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 200000;
+    const run_mode mode = parse_mode(argc, argv, "comch_rtt");
+    const size_t iters = by_mode<size_t>(mode, 2000, 50000, 200000);
+    const size_t epoll_iters = by_mode<size_t>(mode, 200, 5000, 20000);
+    const double idle_s = by_mode(mode, 0.2, 0.5, 1.0);
     // A private fabric: the benchmark never meets another program's server.
     std::string fabric = "bench-rtt-" + std::to_string(getpid());
     setenv("SOFTCOMCH_FABRIC", fabric.c_str(), 1);
     unsetenv("SOFTCOMCH_SIDE");
     unsetenv("SOFTCOMCH_TOPOLOGY");
+    void *page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) {
+        std::perror("mmap");
+        return 1;
+    }
+    g_report = new (page) server_report();
 
     print_context("comch_rtt");
-    std::printf("# name,payload_bytes,p50_us,p99_us,p50_vs_baseline,p99_vs_baseline\n");
-    percentiles spin64 = spin_rtt(64, iters, iters / 10);
-    report("spin_baseline", 64, spin64, spin64);
-    percentiles spin4080 = spin_rtt(4080, iters, iters / 10);
-    report("spin_baseline", 4080, spin4080, spin4080);
+    std::printf("# mode %s: %zu polled and %zu epoll round trips per size\n", mode_name(mode),
+                iters, epoll_iters);
+    // Polled: each size between two spin baselines of its own (the machine drifts between
+    // seconds); the baseline is the better of the two per statistic, the nearer to the limit
+    // (a slow moment only ever makes a spin run slower).
+    for (uint32_t payload : {64u, 1024u, 4080u}) {
+        const size_t n = payload == 64 ? iters : iters / 2;
+        const percentiles before = spin_rtt(payload, n / 2, n / 20);
+        const percentiles api = measure(false, payload, n).client.rtt;
+        const percentiles after = spin_rtt(payload, n / 2, n / 20);
+        percentiles spin;
+        spin.p50_us = std::min(before.p50_us, after.p50_us);
+        spin.p99_us = std::min(before.p99_us, after.p99_us);
+        spin.p999_us = std::min(before.p999_us, after.p999_us);
+        emit_rtt("polled", payload, api, &spin);
+    }
+    measurement load{};
+    for (uint32_t payload : {64u, 1024u, 4080u}) {
+        const measurement m = measure(true, payload, epoll_iters);
+        emit_rtt("epoll", payload, m.client.rtt, nullptr);
+        if (payload == 64)
+            load = m;
+    }
 
-    report("comch_poll", 64, measure(false, 64, iters), spin64);
-    report("comch_poll", 4080, measure(false, 4080, iters), spin4080);
-    percentiles efd = eventfd_rtt(iters / 20);
-    report("eventfd_baseline", 8, efd, efd);
-    report("comch_epoll", 64, measure(true, 64, iters / 20), efd);
+    record cpu;
+    cpu.metric = "cpu_per_msg_event_load_ns";
+    cpu.value = double(load.client.cpu_ns + load.server.cpu_ns) / double(load.client.messages);
+    cpu.unit = "ns";
+    cpu.group = "cpu";
+    cpu.size = 64;
+    cpu.mode = "epoll ping-pong";
+    emit(cpu);
+
+    const measurement idle = measure(true, 64, 0, idle_s);
+    record ip;
+    ip.metric = "cpu_idle_event_pct";
+    ip.value = 100.0 * (double(idle.client.cpu_ns) / double(idle.client.wall_ns) +
+                        double(idle.server.cpu_ns) / double(idle.server.wall_ns));
+    ip.unit = "%";
+    ip.group = "cpu";
+    ip.mode = "epoll idle";
+    emit(ip);
+    std::printf("# idle pair: client %.3f ms CPU in %.0f ms, server %.3f ms CPU in %.0f ms\n",
+                idle.client.cpu_ns / 1e6, idle.client.wall_ns / 1e6, idle.server.cpu_ns / 1e6,
+                idle.server.wall_ns / 1e6);
     return 0;
 }

@@ -25,12 +25,14 @@
 // the median (what this run saw). Ratios use the best values. The load average is printed;
 // above 1.5 the medians mean little.
 //
-// Output (CSV-ish):
-//   <variant>,<bytes>,<depth>,<best_GB_per_s>,<median_GB_per_s>
-//   ratio,<what>,<value>
-// Arguments: [rounds factor (default 1 = 2 rounds; ~8 s)] [depth: posted buffers (default 4)].
-// Depth decides the regime: 4 x 4 MiB stays in a 32 MiB L3, 16 x 4 MiB does not (DRAM-bound,
-// where streaming stores win by skipping the read-for-ownership).
+// Output: records (bench/bench_report.hpp), GB/s, each against transport_memcpy_<size>_<stat>:
+//   transport_<variant>_<size>_{best,median}, variant one of memcpy, memcpy_nt,
+//     fast_shared_ack, fast_shared_read, fast_shared_nt_read, fast_pvw_read
+//   transport_fast_path_read_<size>_best: the variant the default copy plan picks at this size
+// for sizes 4KiB 64KiB 1MiB 4MiB, 4 buffers posted (4 x 4 MiB stays in a 32 MiB L3).
+// Usage: fastpath_bench [--smoke | --quick] (full: 2 rounds, ~8 s; quick: 1 round of shorter
+// windows; smoke: a few 1 ms windows)
+#include "bench_report.hpp"
 #include "bench_util.hpp"
 #include "transport/shm/fast_channel.hpp"
 #include "transport/shm/shared_memory.hpp"
@@ -45,6 +47,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace softcomch::bench;
@@ -80,9 +83,11 @@ inline void clobber(void *p)
     asm volatile("" : : "r"(p) : "memory");
 }
 
-// Measuring windows: at least 10 ms and at least k_window_msgs copies each.
-constexpr double k_window = 0.010;
-constexpr int k_windows = 10;
+// Measuring windows: at least k_window (10 ms in the full run) and at least k_window_msgs
+// copies each, k_windows of them after k_warmup (set by the run mode).
+double k_window = 0.010;
+int k_windows = 10;
+double k_warmup = 0.02;
 constexpr uint64_t k_window_msgs = 8;
 
 // Single-core copy rate of `size` bytes between two cache-hot buffers: one rate per window.
@@ -154,6 +159,7 @@ int producer(int ch_fd, uint64_t ch_size, std::vector<exported_memory> &exps, si
     }
     uint8_t *src = alloc_touched(size, 0x5a);
     const bool single = online_cpus() < 2;
+    spin_bound bound("fastpath_bench producer", 120);
     for (;;) {
         post_entry e;
         const doca_error_t err = prod.try_claim(size, &e);
@@ -161,6 +167,7 @@ int producer(int ch_fd, uint64_t ch_size, std::vector<exported_memory> &exps, si
             break;
         if (err != DOCA_SUCCESS) {
             spin_pause(single);
+            bound.tick();
             continue;
         }
         // The task index is the buffer index (the consumer posts buffer i as task i).
@@ -184,8 +191,10 @@ int producer(int ch_fd, uint64_t ch_size, std::vector<exported_memory> &exps, si
         c.len = cerr == DOCA_SUCCESS ? size : 0;
         c.producer_id = 1;
         bool wake;
-        while (prod.complete(c, &wake) != DOCA_SUCCESS)
+        while (prod.complete(c, &wake) != DOCA_SUCCESS) {
             spin_pause(single);
+            bound.tick();
+        }
     }
     std::free(src);
     return 0;
@@ -227,7 +236,8 @@ void fast_rates(size_t size, uint32_t depth, copy_kind ck, touch_kind tk, std::v
             die("post", 0);
     }
     // Warm-up (first touches, caches, the producer's first write faults), then windows.
-    const double warmup = 0.02;
+    const double warmup = k_warmup;
+    spin_bound bound("fastpath_bench consumer", 60);
     uint64_t bytes = 0, msgs = 0;
     bool measuring = false;
     int windows = 0;
@@ -239,6 +249,7 @@ void fast_rates(size_t size, uint32_t depth, copy_kind ck, touch_kind tk, std::v
             if (cons.corrupted())
                 die("fast path (corrupted completion)", 0);
             spin_pause(single);
+            bound.tick();
             continue;
         }
         if (c->status != 0 || c->len != size)
@@ -246,8 +257,10 @@ void fast_rates(size_t size, uint32_t depth, copy_kind ck, touch_kind tk, std::v
         const uint32_t task = c->task;
         touch(bufs[task], size, tk);
         cons.release();
-        while (cons.post(task, reinterpret_cast<uint64_t>(bufs[task]), size) == DOCA_ERROR_AGAIN)
+        while (cons.post(task, reinterpret_cast<uint64_t>(bufs[task]), size) == DOCA_ERROR_AGAIN) {
             spin_pause(single);
+            bound.tick();
+        }
         if (measuring) {
             bytes += size;
             ++msgs;
@@ -304,18 +317,19 @@ stats summarize_rates(std::vector<double> v)
 
 int main(int argc, char **argv)
 {
-    const double scale = argc > 1 ? std::strtod(argv[1], nullptr) : 1.0;
-    const int rounds = std::max(1, int(2 * (scale > 0 ? scale : 1.0)));
-    const long depth_arg = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 4;
-    const uint32_t depth = depth_arg >= 2 && depth_arg <= 64 ? uint32_t(depth_arg) : 4;
+    const run_mode mode = parse_mode(argc, argv, "fastpath_bench");
+    const int rounds = by_mode(mode, 1, 1, 2);
+    k_window = by_mode(mode, 0.001, 0.005, 0.010);
+    k_windows = by_mode(mode, 2, 5, 10);
+    k_warmup = by_mode(mode, 0.002, 0.01, 0.02);
+    const uint32_t depth = 4;
     print_context("fastpath_bench");
-    std::printf("# GB/s = 1e9 B/s; fast_* = claim + one copy + complete, the consumer peeks, "
-                "touches, reposts; %u buffers posted; %d rounds x %d windows of %.0f ms per "
+    std::printf("# mode %s; GB/s = 1e9 B/s; fast_* = claim + one copy + complete, the consumer "
+                "peeks, touches, reposts; %u buffers posted; %d rounds x %d windows of %.0f ms per "
                 "variant; the default copy plan streams when posted buffers + payload exceed %lu "
                 "bytes\n",
-                depth, rounds, k_windows, k_window * 1e3,
+                mode_name(mode), depth, rounds, k_windows, k_window * 1e3,
                 (unsigned long)(last_level_cache_bytes() / 2));
-    std::printf("# name,bytes,depth,best_GB_per_s,median_GB_per_s\n");
     const size_t sizes[] = {4096, 65536, 1u << 20, 4u << 20};
     constexpr int n_sizes = 4;
     enum { v_memcpy, v_memcpy_nt, v_ack, v_read, v_nt_read, v_pvw, n_variants };
@@ -335,36 +349,49 @@ int main(int argc, char **argv)
             fast_rates(s, depth, copy_kind::pvw, touch_kind::read, samples[i][v_pvw]);
         }
     }
-    stats st[n_sizes][n_variants];
-    for (int i = 0; i < n_sizes; ++i) {
-        for (int v = 0; v < n_variants; ++v) {
-            st[i][v] = summarize_rates(samples[i][v]);
-            std::printf("%s,%zu,%u,%.2f,%.2f\n", names[v], sizes[i], v <= v_memcpy_nt ? 1u : depth,
-                        st[i][v].best, st[i][v].median);
+    auto emit_rate = [](const std::string &metric, double v, size_t size, const char *subject,
+                        std::string m, const std::string &base, double base_v) {
+        record r;
+        r.metric = metric;
+        r.value = v;
+        r.unit = "GB/s";
+        r.better = "higher";
+        r.subject = subject;
+        r.group = "fast_tput";
+        r.size = size;
+        r.mode = std::move(m);
+        if (metric != base) {
+            r.baseline = base;
+            r.baseline_value = base_v;
         }
-    }
+        emit(r);
+    };
     for (int i = 0; i < n_sizes; ++i) {
         const size_t s = sizes[i];
-        const stats *x = st[i];
+        stats st[n_variants];
+        for (int v = 0; v < n_variants; ++v)
+            st[v] = summarize_rates(samples[i][v]);
+        const std::string tail = "_" + size_name(s);
+        for (int v = 0; v < n_variants; ++v) {
+            const char *subject = v <= v_memcpy_nt ? "memcpy" : "softcomch";
+            const std::string depth_text =
+                std::to_string(v <= v_memcpy_nt ? 1u : depth) + " buffer(s)";
+            emit_rate(std::string("transport_") + names[v] + tail + "_best", st[v].best, s, subject,
+                      "best window, " + depth_text, "transport_memcpy" + tail + "_best",
+                      st[v_memcpy].best);
+            emit_rate(std::string("transport_") + names[v] + tail + "_median", st[v].median, s,
+                      subject, "median window, " + depth_text,
+                      "transport_memcpy" + tail + "_median", st[v_memcpy].median);
+        }
         // What copy_to_peer() does at this size: the row the performance targets are about.
         copy_plan plan;
         plan.cache_budget = last_level_cache_bytes() / 2;
         const bool streams = plan.streams(s, uint64_t(depth) * s);
-        const double fast = streams ? x[v_nt_read].best : x[v_read].best;
-        std::printf("ratio,fast_path_read_%zu/memcpy_%zu,%.2f  (%s)\n", s, s,
-                    fast / x[v_memcpy].best, streams ? "streaming" : "memcpy");
-        std::printf("ratio,fast_path_read_%zu/fast_pvw_read_%zu,%.2f\n", s, s,
-                    fast / x[v_pvw].best);
-        std::printf("ratio,fast_shared_read_%zu/memcpy_%zu,%.2f\n", s, s,
-                    x[v_read].best / x[v_memcpy].best);
-        std::printf("ratio,fast_shared_ack_%zu/memcpy_%zu,%.2f\n", s, s,
-                    x[v_ack].best / x[v_memcpy].best);
-        std::printf("ratio,fast_shared_read_%zu/fast_pvw_read_%zu,%.2f\n", s, s,
-                    x[v_read].best / x[v_pvw].best);
-        std::printf("ratio,fast_shared_nt_read_%zu/fast_shared_read_%zu,%.2f\n", s, s,
-                    x[v_nt_read].best / x[v_read].best);
+        emit_rate("transport_fast_path_read" + tail + "_best",
+                  streams ? st[v_nt_read].best : st[v_read].best, s, "softcomch",
+                  streams ? "default plan: streaming" : "default plan: memcpy",
+                  "transport_memcpy" + tail + "_best", st[v_memcpy].best);
     }
-    const double load1 = load_average();
-    std::printf("# load average %.2f at end\n", load1);
+    std::printf("# load average %.2f at end\n", load_average());
     return 0;
 }

@@ -10,11 +10,13 @@
 //                 per-message commit(), and bursts (publish() x n + one wake_needed())
 // Each ratio line compares with spin_rtt measured just before.
 //
-// Output (CSV-ish):
-//   spin_rtt,<bytes>,<p50_us>,<p99_us>
-//   ring_rtt,<bytes>,<p50_us>,<p99_us>
-//   ring_tput,<bytes>,<variant>,<Mmsg_per_s>
-//   ratio,<what>,<value>
+// Output: records (bench/bench_report.hpp):
+//   transport_ring_rtt_{64B,4080B}_{p50,p99}  us, against base_spin_rtt_<size>_<stat> (its value
+//                                             from the spin ping-pong measured here just before)
+//   transport_ring_rate_64B_{q16_slot4096_commit,q1024_slot128_commit,q1024_slot128_burst32}
+//                                             Mmsg/s, named against base_spin_rate_64B
+// Usage: ring_bench [--smoke | --quick]
+#include "bench_report.hpp"
 #include "bench_util.hpp"
 #include "transport/shm/segment.hpp"
 
@@ -27,6 +29,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace softcomch::bench;
@@ -80,16 +84,21 @@ percentiles ring_rtt(size_t payload, size_t iters, size_t warmup)
         if (srv.consumer(c2s, in) != DOCA_SUCCESS || srv.producer(s2c, out) != DOCA_SUCCESS)
             _exit(2);
         uint8_t buf[4080];
+        spin_bound bound("ring_rtt echo");
         for (size_t i = 0; i < total; ++i) {
             const record_view *v;
-            while ((v = in.peek()) == nullptr)
+            while ((v = in.peek()) == nullptr) {
                 spin_pause(single);
+                bound.tick();
+            }
             const uint32_t len = v->len;
             std::memcpy(buf, v->data, len);
             buf[0] ^= 1;
             void *p;
-            while ((p = out.try_claim(len)) == nullptr)
+            while ((p = out.try_claim(len)) == nullptr) {
                 spin_pause(single);
+                bound.tick();
+            }
             std::memcpy(p, buf, len);
             if (out.commit(1, len)) {
                 // Nobody arms in this benchmark: a wake request would be a bug.
@@ -109,16 +118,21 @@ percentiles ring_rtt(size_t payload, size_t iters, size_t warmup)
     samples.reserve(iters);
     uint8_t buf[4080];
     std::memset(buf, 0x5a, sizeof buf);
+    spin_bound bound("ring_rtt client");
     for (size_t i = 0; i < total; ++i) {
         const uint64_t t0 = ticks();
         void *p;
-        while ((p = out.try_claim(uint32_t(payload))) == nullptr)
+        while ((p = out.try_claim(uint32_t(payload))) == nullptr) {
             spin_pause(single);
+            bound.tick();
+        }
         std::memcpy(p, buf, payload);
         (void)out.commit(1, uint32_t(payload));
         const record_view *v;
-        while ((v = in.peek()) == nullptr)
+        while ((v = in.peek()) == nullptr) {
             spin_pause(single);
+            bound.tick();
+        }
         std::memcpy(buf, v->data, v->len);
         in.release();
         const uint64_t t1 = ticks();
@@ -154,11 +168,14 @@ double ring_tput(uint32_t queue, uint32_t max_payload, uint64_t count, uint32_t 
         uint8_t buf[k_len];
         std::memset(buf, 0x33, sizeof buf);
         uint64_t sent = 0;
+        spin_bound bound("ring_tput producer");
         while (sent < count) {
             if (burst == 0) {
                 void *p;
-                while ((p = out.try_claim(k_len)) == nullptr)
+                while ((p = out.try_claim(k_len)) == nullptr) {
                     spin_pause(single);
+                    bound.tick();
+                }
                 std::memcpy(p, buf, k_len);
                 std::memcpy(p, &sent, sizeof sent);
                 (void)out.commit(1, k_len);
@@ -173,9 +190,10 @@ double ring_tput(uint32_t queue, uint32_t max_payload, uint64_t count, uint32_t 
                     ++sent;
                     ++n;
                 }
-                if (n == 0)
+                if (n == 0) {
                     spin_pause(single);
-                else
+                    bound.tick();
+                } else
                     (void)out.wake_needed();
             }
         }
@@ -188,10 +206,12 @@ double ring_tput(uint32_t queue, uint32_t max_payload, uint64_t count, uint32_t 
         std::exit(1);
     uint8_t buf[k_len];
     uint64_t got = 0, t0 = 0;
+    spin_bound bound("ring_tput consumer");
     while (got < count) {
         const record_view *v = in.peek();
         if (v == nullptr) {
             spin_pause(single);
+            bound.tick();
             continue;
         }
         if (got == 0)
@@ -218,40 +238,50 @@ double ring_tput(uint32_t queue, uint32_t max_payload, uint64_t count, uint32_t 
 
 int main(int argc, char **argv)
 {
-    const size_t scale = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1;
-    const size_t k = scale ? scale : 1;
+    const run_mode mode = parse_mode(argc, argv, "ring_bench");
     print_context("ring_bench");
-    std::printf("# name,payload_bytes,p50_us,p99_us | ring_tput,bytes,variant,Mmsg_per_s\n");
-
-    percentiles spin[2], ring[2];
+    std::printf("# mode %s\n", mode_name(mode));
     const size_t sizes[2] = {64, 4080};
     for (int i = 0; i < 2; ++i) {
-        const size_t iters = (sizes[i] == 64 ? 200000 : 50000) * k;
-        spin[i] = spin_rtt(sizes[i], iters, iters / 10);
-        std::printf("spin_rtt,%zu,%.3f,%.3f\n", sizes[i], spin[i].p50_us, spin[i].p99_us);
+        const size_t iters = by_mode<size_t>(mode, 2000, 50000, 200000) / (sizes[i] == 64 ? 1 : 4);
+        const percentiles spin = spin_rtt(sizes[i], iters, iters / 10);
+        const percentiles ring = ring_rtt(sizes[i], iters, iters / 10);
+        const std::pair<const char *, double> stats[] = {{"p50", ring.p50_us},
+                                                         {"p99", ring.p99_us}};
+        const double base[] = {spin.p50_us, spin.p99_us};
+        for (int s = 0; s < 2; ++s) {
+            record r;
+            r.metric = "transport_ring_rtt_" + size_name(sizes[i]) + "_" + stats[s].first;
+            r.value = stats[s].second;
+            r.unit = "us";
+            r.group = "ctrl_rtt";
+            r.size = sizes[i];
+            r.mode = "ring alone";
+            r.baseline = "base_spin_rtt_" + size_name(sizes[i]) + "_" + stats[s].first;
+            r.baseline_value = base[s];
+            emit(r);
+        }
     }
-    if (spin[0].p50_us > 0.24)
-        std::printf("# note: spin probe p50 %.3f us is far above its usual ~0.12 us: noisy period,"
-                    " ratios below are less reliable\n",
-                    spin[0].p50_us);
-    for (int i = 0; i < 2; ++i) {
-        const size_t iters = (sizes[i] == 64 ? 200000 : 50000) * k;
-        ring[i] = ring_rtt(sizes[i], iters, iters / 10);
-        std::printf("ring_rtt,%zu,%.3f,%.3f\n", sizes[i], ring[i].p50_us, ring[i].p99_us);
-    }
-    const uint64_t n = 20000000ull * k;
-    const double t_q16 = ring_tput(16, 4080, n / 4, 0);
-    std::printf("ring_tput,64,q16_slot4096_commit,%.1f\n", t_q16);
-    const double t_q1k = ring_tput(1024, 64, n, 0);
-    std::printf("ring_tput,64,q1024_slot128_commit,%.1f\n", t_q1k);
-    const double t_burst = ring_tput(1024, 64, n, 32);
-    std::printf("ring_tput,64,q1024_slot128_burst32,%.1f\n", t_burst);
-
-    for (int i = 0; i < 2; ++i) {
-        std::printf("ratio,ring_rtt_%zu_p50/spin_rtt_%zu_p50,%.2f\n", sizes[i], sizes[i],
-                    ring[i].p50_us / spin[i].p50_us);
-        std::printf("ratio,ring_rtt_%zu_p99/spin_rtt_%zu_p99,%.2f\n", sizes[i], sizes[i],
-                    ring[i].p99_us / spin[i].p99_us);
+    const uint64_t n = by_mode<uint64_t>(mode, 100000, 4000000, 20000000);
+    struct variant {
+        const char *name;
+        uint32_t queue, slot, burst;
+        uint64_t count;
+    };
+    const variant variants[] = {{"q16_slot4096_commit", 16, 4080, 0, n / 4},
+                                {"q1024_slot128_commit", 1024, 64, 0, n},
+                                {"q1024_slot128_burst32", 1024, 64, 32, n}};
+    for (const variant &v : variants) {
+        record r;
+        r.metric = std::string("transport_ring_rate_64B_") + v.name;
+        r.value = ring_tput(v.queue, v.slot, v.count, v.burst);
+        r.unit = "Mmsg/s";
+        r.better = "higher";
+        r.group = "ctrl_rate";
+        r.size = 64;
+        r.mode = v.name;
+        r.baseline = "base_spin_rate_64B";
+        emit(r);
     }
     return 0;
 }

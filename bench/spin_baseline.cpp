@@ -6,15 +6,22 @@
 // starting 16 bytes in. The payload is copied in by the sender and out by the receiver (as the
 // ring benchmark does), so the difference to ring_bench is the cost of the ring itself.
 //
-// Output (CSV-ish, one line per measurement; times in microseconds):
-//   spin_rtt,<payload bytes>,<p50_us>,<p99_us>
+// Output: records (bench/bench_report.hpp), one JSON object per line; '#' lines are comments.
+//   first the noise probe: a short 64 B ping-pong, {"context":"probe","noisy":...} saying whether
+//   the machine is quiet enough for the figures that follow (other runnable tasks, p99/p50
+//   spread), and probe_spin_rtt_64B_p50;
+//   then base_spin_rtt_{64B,1KiB,4080B}_{p50,p99,p999} (us).
+// Usage: spin_baseline [--smoke | --quick]
 //
 // This file also serves the other benchmarks (compiled into them with SOFTCOMCH_BENCH_NO_MAIN;
 // declarations in bench_util.hpp) so that every figure has its baseline from the same run.
 #include "bench_util.hpp"
 
+#include "bench_report.hpp"
+
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +37,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace softcomch::bench {
@@ -75,7 +84,7 @@ uint64_t ticks()
 #endif
 }
 
-static uint64_t mono_ns()
+uint64_t mono_ns()
 {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -108,6 +117,62 @@ percentiles summarize(std::vector<uint64_t> &v)
     p.p99_us = double(v[std::min(v.size() - 1, v.size() * 99 / 100)]) / tpu;
     p.p999_us = double(v[std::min(v.size() - 1, v.size() * 999 / 1000)]) / tpu;
     return p;
+}
+
+run_mode parse_mode(int argc, char **argv, const char *prog)
+{
+    run_mode m = run_mode::full;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--smoke") == 0)
+            m = run_mode::smoke;
+        else if (std::strcmp(argv[i], "--quick") == 0)
+            m = run_mode::quick;
+        else if (std::strcmp(argv[i], "--full") == 0)
+            m = run_mode::full;
+        else {
+            std::fprintf(stderr,
+                         "usage: %s [--smoke | --quick | --full]\n"
+                         "  --smoke  tiny counts (checks that every metric is reported)\n"
+                         "  --quick  short counts; no option: the full run\n",
+                         prog);
+            std::exit(2);
+        }
+    }
+    return m;
+}
+
+const char *mode_name(run_mode m)
+{
+    return m == run_mode::smoke ? "smoke" : m == run_mode::quick ? "quick" : "full";
+}
+
+uint64_t cpu_ns_self()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    auto ns = [](const timeval &tv) {
+        return uint64_t(tv.tv_sec) * 1000000000u + uint64_t(tv.tv_usec) * 1000u;
+    };
+    return ns(ru.ru_utime) + ns(ru.ru_stime);
+}
+
+spin_bound::spin_bound(const char *what, double seconds)
+    : what_(what), budget_ns_(uint64_t(seconds * 1e9)), deadline_ns_(mono_ns() + budget_ns_),
+      single_cpu_(online_cpus() < 2)
+{}
+
+void spin_bound::reset()
+{
+    deadline_ns_ = mono_ns() + budget_ns_;
+    n_ = 0;
+}
+
+void spin_bound::check()
+{
+    if (mono_ns() > deadline_ns_) {
+        std::fprintf(stderr, "benchmark: gave up waiting (%s): the peer process is stuck\n", what_);
+        std::exit(1);
+    }
 }
 
 // Spin politely: with both processes on one CPU, pure spinning gives millisecond RTTs.
@@ -166,10 +231,13 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
         pin_to_cpu(single ? 0 : 1);
         uint8_t buf[k_max_payload];
         sh->child_ready.store(1, std::memory_order_release);
+        spin_bound bound("spin_rtt ping");
         for (uint64_t i = 1; i <= total; ++i) {
             // Wait for ping i, copy it out, copy the reply in, publish it.
-            while (sh->ping.seq.load(std::memory_order_acquire) != i)
+            while (sh->ping.seq.load(std::memory_order_acquire) != i) {
                 spin_pause(single);
+                bound.tick();
+            }
             std::memcpy(buf, sh->ping.payload, payload);
             buf[0] ^= 1;
             std::memcpy(sh->pong.payload, buf, payload);
@@ -179,8 +247,11 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
     }
     if (!pin_to_cpu(0))
         std::printf("# warning: could not pin to CPU 0\n");
-    while (sh->child_ready.load(std::memory_order_acquire) == 0)
+    spin_bound bound("spin_rtt pong");
+    while (sh->child_ready.load(std::memory_order_acquire) == 0) {
         spin_pause(single);
+        bound.tick();
+    }
     std::vector<uint64_t> samples;
     samples.reserve(iters);
     uint8_t buf[k_max_payload];
@@ -189,8 +260,10 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
         const uint64_t t0 = ticks();
         std::memcpy(sh->ping.payload, buf, payload);
         sh->ping.seq.store(i, std::memory_order_release);
-        while (sh->pong.seq.load(std::memory_order_acquire) != i)
+        while (sh->pong.seq.load(std::memory_order_acquire) != i) {
             spin_pause(single);
+            bound.tick();
+        }
         std::memcpy(buf, sh->pong.payload, payload);
         const uint64_t t1 = ticks();
         if (i > warmup)
@@ -239,9 +312,12 @@ double spin_rate(uint64_t count, uint32_t queue)
         pin_to_cpu(single ? 0 : 1);
         uint8_t buf[56];
         std::memset(buf, 0x33, sizeof buf);
+        spin_bound bound("spin_rate producer");
         for (uint64_t i = 0; i < count; ++i) {
-            while (i - consumed->load(std::memory_order_acquire) >= queue)
+            while (i - consumed->load(std::memory_order_acquire) >= queue) {
                 spin_pause(single);
+                bound.tick();
+            }
             rate_slot &sl = slots[i % queue];
             std::memcpy(sl.payload, buf, sizeof buf);
             std::memcpy(sl.payload, &i, sizeof i);
@@ -253,10 +329,13 @@ double spin_rate(uint64_t count, uint32_t queue)
     // Consumer: copy every message out, check its sequence number, hand the slot back.
     uint8_t buf[56];
     uint64_t t0 = 0;
+    spin_bound bound("spin_rate consumer");
     for (uint64_t i = 0; i < count; ++i) {
         rate_slot &sl = slots[i % queue];
-        while (sl.seq.load(std::memory_order_acquire) != i + 1)
+        while (sl.seq.load(std::memory_order_acquire) != i + 1) {
             spin_pause(single);
+            bound.tick();
+        }
         if (i == 0)
             t0 = ticks();
         std::memcpy(buf, sl.payload, sizeof buf);
@@ -323,13 +402,58 @@ void print_context(const char *name)
 int main(int argc, char **argv)
 {
     using namespace softcomch::bench;
-    const size_t scale = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1;
+    const run_mode mode = parse_mode(argc, argv, "spin_baseline");
     print_context("spin_baseline");
-    std::printf("# name,payload_bytes,p50_us,p99_us\n");
-    for (size_t payload : {size_t(64), size_t(4080)}) {
-        const size_t iters = (payload == 64 ? 200000 : 50000) * (scale ? scale : 1);
+    std::printf("# mode %s\n", mode_name(mode));
+
+    // The noise probe: a short ping-pong and what else wants the CPUs right now. A quiet
+    // machine gives p99 within ~2x of p50; a time-sliced pinned process shows up as a long tail.
+    const size_t probe_iters = by_mode<size_t>(mode, 2000, 20000, 50000);
+    const percentiles probe = spin_rtt(64, probe_iters, probe_iters / 10);
+    const int others = other_runnable_tasks();
+    const double spread = probe.p50_us > 0 ? probe.p99_us / probe.p50_us : 0;
+    const int cpus = online_cpus();
+    std::string why;
+    if (cpus < 2)
+        why = "only one usable CPU: both processes share it";
+    else if (others > 0)
+        why = std::to_string(others) + " other runnable task(s) share the CPUs";
+    else if (spread > 4)
+        why = "spin p99 is " + std::to_string(int(spread)) + "x its p50 (time-slicing)";
+    const bool noisy = !why.empty();
+    if (!noisy)
+        why = "no other runnable task, spin p99/p50 within 4x";
+    std::printf("{\"context\":\"probe\",\"noisy\":%s,\"why\":", noisy ? "true" : "false");
+    json_string(stdout, why);
+    std::printf(",\"cpus\":%d,\"other_runnable_tasks\":%d,\"load_average\":%.2f,"
+                "\"spin_p50_us\":%.4g,\"spin_p99_us\":%.4g}\n",
+                cpus, others, load_average(), probe.p50_us, probe.p99_us);
+    record r;
+    r.metric = "probe_spin_rtt_64B_p50";
+    r.value = probe.p50_us;
+    r.unit = "us";
+    r.subject = "spin";
+    r.group = "probe";
+    r.size = 64;
+    r.mode = "probe";
+    emit(r);
+
+    for (size_t payload : {size_t(64), size_t(1024), size_t(4080)}) {
+        const size_t iters = by_mode<size_t>(mode, 2000, 50000, 200000) / (payload == 64 ? 1 : 2);
         const percentiles p = spin_rtt(payload, iters, iters / 10);
-        std::printf("spin_rtt,%zu,%.3f,%.3f\n", payload, p.p50_us, p.p99_us);
+        const std::pair<const char *, double> stats[] = {
+            {"p50", p.p50_us}, {"p99", p.p99_us}, {"p999", p.p999_us}};
+        for (const auto &[stat, value] : stats) {
+            record b;
+            b.metric = "base_spin_rtt_" + size_name(payload) + "_" + stat;
+            b.value = value;
+            b.unit = "us";
+            b.subject = "spin";
+            b.group = "ctrl_rtt";
+            b.size = payload;
+            b.mode = "polled";
+            emit(b);
+        }
     }
     return 0;
 }

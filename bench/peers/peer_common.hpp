@@ -119,39 +119,7 @@ inline uint64_t tput_messages(const options &o, size_t size, uint64_t full_bytes
     _exit(1);
 }
 
-// ---- bounded spinning ----
-
-// A spin that gives up (the process exits with an error) after `seconds`; the clock is read
-// every 1024 turns only.
-class spin_bound {
-public:
-    explicit spin_bound(double seconds = 20.0)
-        : limit_(uint64_t(seconds * 1e6 * ticks_per_us())), start_(ticks()),
-          single_(online_cpus() < 2)
-    {}
-    // One more turn; false never (it dies on timeout), so `while (!ready) bound.turn();`.
-    void turn(const char *what = "spin")
-    {
-        if (single_)
-            sched_yield(); // both processes on one CPU: let the other one run
-        if ((++turns_ & 1023) == 0 && ticks() - start_ > limit_) {
-            std::fprintf(stderr, "peer benchmark: %s timed out\n", what);
-            std::fflush(stderr);
-            _exit(1);
-        }
-    }
-    void reset()
-    {
-        start_ = ticks();
-        turns_ = 0;
-    }
-
-private:
-    uint64_t limit_;
-    uint64_t start_;
-    uint64_t turns_ = 0;
-    bool single_;
-};
+// ---- bounded spinning: bench_util.hpp's spin_bound (turn(what), reset()) ----
 
 // ---- message stamps ----
 //
