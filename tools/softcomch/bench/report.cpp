@@ -94,17 +94,10 @@ std::string size_name(uint64_t bytes)
 std::string format_value(double v)
 {
     char buf[64];
-    const double a = std::fabs(v);
-    if (a >= 1000 || a == 0)
+    if (std::fabs(v) >= 1000)
         std::snprintf(buf, sizeof buf, "%.0f", v);
-    else if (a >= 100)
-        std::snprintf(buf, sizeof buf, "%.1f", v);
-    else if (a >= 10)
-        std::snprintf(buf, sizeof buf, "%.2f", v);
-    else if (a >= 0.01)
-        std::snprintf(buf, sizeof buf, "%.3g", v);
     else
-        std::snprintf(buf, sizeof buf, "%.2e", v);
+        std::snprintf(buf, sizeof buf, "%.3g", v);
     return buf;
 }
 
