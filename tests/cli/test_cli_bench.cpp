@@ -90,7 +90,9 @@ protected:
     void TearDown() override
     {
         std::error_code ec;
-        if (!dir_.empty())
+        if (std::getenv("SOFTCOMCH_BENCH_TEST_KEEP")) // to look at the outputs
+            std::printf("kept %s\n", dir_.c_str());
+        else if (!dir_.empty())
             fs::remove_all(dir_, ec);
     }
 
@@ -248,11 +250,11 @@ TEST_F(CliBench, ProbeFirstOneAtATimeFailuresReported)
     std::vector<std::string> want;
     for (const char *name : order) {
         want.push_back(std::string("start ") + name + " --smoke");
-        if (std::string(name) != "peer_zmq")
+        // peer_ipc exits with status 3, peer_zmq hangs: neither reaches its "end".
+        if (std::string(name) != "peer_zmq" && std::string(name) != "peer_ipc")
             want.push_back(std::string("end ") + name);
     }
     EXPECT_EQ(lines, want);
-    // peer_ipc's exit status 3 never reaches "end".
     ASSERT_TRUE(doc.is_object());
     const json::value *ipc = program_of(doc, "peer_ipc");
     ASSERT_NE(ipc, nullptr);
