@@ -395,6 +395,12 @@ TEST_F(CliBench, NoisyProbeIsFlagged)
     // Among the first lines, not only at the end.
     EXPECT_LT(t.out.find("NOISY"), t.out.find("Programs")) << t.out;
     EXPECT_TRUE(contains(t.out, "spread 3%"));
+    // The verdict may also be a word.
+    program("spin_baseline", {"{\"context\":\"probe\",\"verdict\":\"noisy\"}"});
+    t = bench({"--programs", programs_, "--only", "none"});
+    EXPECT_EQ(t.status, 0) << t.err;
+    EXPECT_TRUE(contains(t.out, "!!! WARNING: the noise probe says this machine is NOISY"))
+        << t.out;
 }
 
 TEST_F(CliBench, PlotsAreWellFormedSvgWithEverySubject)

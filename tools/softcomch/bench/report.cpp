@@ -122,7 +122,8 @@ void complete(run &r, const std::vector<std::string> &expected)
         if (rec.baseline_value && *rec.baseline_value > 0 && !rec.ratio)
             rec.ratio = rec.value / *rec.baseline_value;
     }
-    // The probe's verdict: a context line with a boolean "noisy" (the probe's own first).
+    // The probe's verdict: a context line with a boolean "noisy" or a "verdict" (the probe's own
+    // first).
     r.noise = {};
     for (int pass = 0; pass < 2 && !r.noise.noisy; ++pass)
         for (const auto &c : r.contexts) {
@@ -130,11 +131,17 @@ void complete(run &r, const std::vector<std::string> &expected)
             const bool from_probe = prog && prog->is_string() && prog->as_string() == probe_program;
             if (pass == 0 && !from_probe)
                 continue;
+            // {"noisy":true|false}, or {"verdict":"noisy"|"quiet"}.
             const json::value *n = c.find("noisy");
-            if (!n || !n->is_bool())
+            const json::value *v = c.find("verdict");
+            if (n && n->is_bool())
+                r.noise.noisy = n->as_bool();
+            else if (v && v->is_string() &&
+                     (v->as_string() == "noisy" || v->as_string() == "quiet"))
+                r.noise.noisy = v->as_string() == "noisy";
+            else
                 continue;
-            r.noise.noisy = n->as_bool();
-            for (const char *key : {"reason", "why", "detail", "verdict"})
+            for (const char *key : {"reason", "why", "detail"})
                 if (const json::value *w = c.find(key); w && w->is_string()) {
                     r.noise.reason = w->as_string();
                     break;
