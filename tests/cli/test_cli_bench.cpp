@@ -521,7 +521,7 @@ TEST(CliBenchSmoke, EveryMetricOfTheListIsReported)
     }
     ASSERT_FALSE(metrics.empty()) << "bench/metrics.list names no metric";
     // Found beside <build>/bin/softcomch, as a user runs it.
-    auto r = run({tool(), "bench", "--smoke", "--json"}, tool_env(), 600);
+    auto r = run({tool(), "bench", "--smoke", "--json"}, tool_env(), 540);
     const json::value doc = parse(r.out);
     ASSERT_TRUE(doc.is_object()) << r.err;
     for (const auto &p : doc.find("programs")->elements())
