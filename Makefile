@@ -4,6 +4,9 @@
 #   make test    install what is missing, build, run every default test
 #   make asan / make tsan   the same tests under AddressSanitizer+UBSan / ThreadSanitizer
 #   make stress  the long stress runs (CTest label `stress`)
+#   make bench   softcomch bench: every benchmark program and peer, one at a time (BENCH_FLAGS=--quick)
+#   make perf-doc   a full softcomch bench --json run into $(PERF_JSON), then docs/PERFORMANCE.md and
+#                docs/perf/*.svg regenerated from it
 #   make fuzz    libFuzzer targets built with clang (build-fuzz/), FUZZ_SECONDS (60) each
 #   make fuzz-merge   add the inputs of the last `make fuzz` that reach new coverage to the corpus
 #   make install PREFIX=/opt/softcomch   (DOCA's layout; a system prefix is registered with
@@ -19,7 +22,12 @@ WERROR  ?= ON
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build install demo test asan tsan stress bench fuzz fuzz-merge clean
+# make bench: flags of softcomch bench (--quick, --smoke, --only PATTERN, ...); make perf-doc: the
+# saved run it regenerates docs/PERFORMANCE.md from.
+BENCH_FLAGS ?=
+PERF_JSON ?= $(BUILD)/perf-run.json
+
+.PHONY: all deps build install demo test asan tsan stress bench perf-doc fuzz fuzz-merge clean
 
 all: build
 
@@ -63,10 +71,16 @@ stress: build
 	cd $(BUILD) && ctest -L stress --output-on-failure
 
 bench: build
-	$(BUILD)/libexec/softcomch/spin_baseline && $(BUILD)/libexec/softcomch/ring_bench && \
-	$(BUILD)/libexec/softcomch/comch_rtt && $(BUILD)/libexec/softcomch/comch_scale && \
-	$(BUILD)/libexec/softcomch/fastpath_bench && $(BUILD)/libexec/softcomch/comch_fastpath && \
-	$(BUILD)/tests/programs/comch_threads --clients 512
+	$(BUILD)/bin/softcomch bench $(BENCH_FLAGS)
+
+# The run's status (1: a program failed or timed out) is kept, but the report is still written:
+# it names what failed.
+perf-doc: build
+	@status=0; $(BUILD)/bin/softcomch bench --json $(BENCH_FLAGS) > $(PERF_JSON).tmp || status=$$?; \
+	test -s $(PERF_JSON).tmp && mv $(PERF_JSON).tmp $(PERF_JSON) && \
+	$(BUILD)/bin/softcomch bench --from $(PERF_JSON) --doc docs/PERFORMANCE.md --plot docs/perf && \
+	echo "softcomch: docs/PERFORMANCE.md and docs/perf/*.svg regenerated from $(PERF_JSON)"; \
+	exit $$status
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz install

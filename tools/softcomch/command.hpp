@@ -56,6 +56,7 @@ int cmd_version_matrix(arg_list args);
 int cmd_explain(arg_list args);
 int cmd_trace(arg_list args);
 int cmd_top(arg_list args);
+int cmd_bench(arg_list args);
 int cmd_version(arg_list args);
 int cmd_help(arg_list args);
 
