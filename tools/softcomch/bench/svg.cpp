@@ -104,9 +104,13 @@ public:
            << num(y) << ' ' << num(x) << ',' << num(y + r) << ' ' << num(x - r) << ',' << num(y)
            << "\" fill=\"" << fill << "\"/>\n";
     }
-    void polyline(const std::vector<std::pair<double, double>> &pts, std::string_view stroke)
+    void polyline(const std::vector<std::pair<double, double>> &pts, std::string_view stroke,
+                  std::string_view dash = "")
     {
-        s_ << "<polyline fill=\"none\" stroke=\"" << stroke << "\" stroke-width=\"2\" points=\"";
+        s_ << "<polyline fill=\"none\" stroke=\"" << stroke << "\" stroke-width=\"2\"";
+        if (!dash.empty())
+            s_ << " stroke-dasharray=\"" << dash << '"';
+        s_ << " points=\"";
         for (const auto &[x, y] : pts)
             s_ << num(x) << ',' << num(y) << ' ';
         s_ << "\"/>\n";
@@ -277,8 +281,10 @@ std::string throughput_plot(const run &r)
     std::map<std::pair<int, std::string>, std::map<uint64_t, double>> series;
     double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
     for (const auto &rec : r.records) {
+        // The transport's part benchmarks (fastpath_bench) stay in the tables: the plot shows
+        // what a program gets, its baselines and the peers.
         if (!rec.available() || rec.size == 0 || rec.value <= 0 ||
-            (rec.unit != "GB/s" && rec.unit != "GiB/s"))
+            (rec.unit != "GB/s" && rec.unit != "GiB/s") || rec.metric.starts_with("transport_"))
             continue;
         const double v = rec.unit == "GiB/s" ? rec.value * 1.073741824 : rec.value;
         series[{subject_rank(rec.subject), series_name(rec)}][rec.size] = v;
@@ -314,14 +320,16 @@ std::string throughput_plot(const run &r)
     double ly = top + 10;
     for (const auto &[key, pts] : series) {
         const char *colour = palette[i++ % palette_size];
+        // Solid: softcomch; dotted: the baselines; dashed: the peers.
+        const std::string_view dash = key.first == 0 ? "" : key.first == 1 ? "2,3" : "7,4";
         std::vector<std::pair<double, double>> line;
         for (const auto &[size, v] : pts)
             line.emplace_back(x.map(double(size)), y.map(v));
         if (line.size() > 1)
-            s.polyline(line, colour);
+            s.polyline(line, colour, dash);
         for (const auto &[px, py] : line)
             s.circle(px, py, 3.5, colour);
-        s.line(left + plot_w + 20, ly, left + plot_w + 44, ly, colour, 3);
+        s.line(left + plot_w + 20, ly, left + plot_w + 44, ly, colour, 3, dash);
         s.text(left + plot_w + 50, ly + 4, key.second);
         ly += 18;
     }
