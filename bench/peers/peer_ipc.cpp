@@ -218,6 +218,28 @@ bool stream_rtt(kind k, bool polled, size_t size, uint64_t iters)
 
 // ---- one-way rate over a stream ----
 
+// The sending child of stream_rate and stream_tput: `warm` stamped messages of `size` bytes, one
+// write() each, then (after the parent's go byte) `count` more.
+int send_stream(const channel &ch, size_t size, uint64_t warm, uint64_t count)
+{
+    keep_child_side(ch);
+    std::vector<uint8_t> buf(size);
+    prefault(buf.data(), size);
+    spin_bound bound;
+    uint64_t seq = 0;
+    for (; seq < warm; ++seq) {
+        stamp(buf.data(), size, seq);
+        write_all(ch.c_tx, buf.data(), size, bound);
+    }
+    uint8_t go = 0;
+    read_all(ch.c_rx, &go, 1, bound);
+    for (; seq < warm + count; ++seq) {
+        stamp(buf.data(), size, seq);
+        write_all(ch.c_tx, buf.data(), size, bound);
+    }
+    return 0;
+}
+
 // The child sends `warm` then (after the parent's go byte) `count` messages of `size` bytes, one
 // write() each; the parent reads whatever is there into a 256 KiB buffer and cuts it into
 // messages, checking each. Rate = count / (go .. last message received).
@@ -226,64 +248,46 @@ bool stream_rate(kind k, size_t size, uint64_t count)
     const uint64_t warm = count / 10 + 16;
     const channel ch = open_channel(k);
     double rate = 0;
-    const bool ok = run_pair(
-        [&] {
-            keep_child_side(ch);
-            std::vector<uint8_t> buf(size);
-            prefault(buf.data(), size);
-            spin_bound bound;
-            uint64_t seq = 0;
-            for (; seq < warm; ++seq) {
-                stamp(buf.data(), size, seq);
-                write_all(ch.c_tx, buf.data(), size, bound);
-            }
-            uint8_t go = 0;
-            read_all(ch.c_rx, &go, 1, bound);
-            for (; seq < warm + count; ++seq) {
-                stamp(buf.data(), size, seq);
-                write_all(ch.c_tx, buf.data(), size, bound);
-            }
-            return 0;
-        },
-        [&] {
-            keep_parent_side(ch);
-            const size_t cap = 256 * 1024;
-            std::vector<uint8_t> buf(cap + size);
-            prefault(buf.data(), buf.size());
-            size_t have = 0;
-            uint64_t expect = 0;
-            uint64_t t0 = 0;
-            spin_bound bound;
-            while (expect < warm + count) {
-                if (expect == warm && t0 == 0) {
-                    t0 = ticks();
-                    const uint8_t go = 1;
-                    write_all(ch.p_tx, &go, 1, bound);
-                }
-                const ssize_t r = read(ch.p_rx, buf.data() + have, cap - have);
-                if (r == 0)
-                    die("sender closed early");
-                if (r < 0) {
-                    if (errno == EINTR)
-                        continue;
-                    die_errno("read");
-                }
-                have += size_t(r);
-                size_t off = 0;
-                while (have - off >= size && expect < warm + count) {
-                    check_stamp(buf.data() + off, size, expect, "rate");
-                    off += size;
-                    ++expect;
-                    if (expect == warm)
-                        break; // start the clock before taking more
-                }
-                std::memmove(buf.data(), buf.data() + off, have - off);
-                have -= off;
-            }
-            const uint64_t t1 = ticks();
-            rate = double(count) / (double(t1 - t0) / ticks_per_us());
-            return have == 0;
-        });
+    const bool ok = run_pair([&] { return send_stream(ch, size, warm, count); },
+                             [&] {
+                                 keep_parent_side(ch);
+                                 const size_t cap = 256 * 1024;
+                                 std::vector<uint8_t> buf(cap + size);
+                                 prefault(buf.data(), buf.size());
+                                 size_t have = 0;
+                                 uint64_t expect = 0;
+                                 uint64_t t0 = 0;
+                                 spin_bound bound;
+                                 while (expect < warm + count) {
+                                     if (expect == warm && t0 == 0) {
+                                         t0 = ticks();
+                                         const uint8_t go = 1;
+                                         write_all(ch.p_tx, &go, 1, bound);
+                                     }
+                                     const ssize_t r = read(ch.p_rx, buf.data() + have, cap - have);
+                                     if (r == 0)
+                                         die("sender closed early");
+                                     if (r < 0) {
+                                         if (errno == EINTR)
+                                             continue;
+                                         die_errno("read");
+                                     }
+                                     have += size_t(r);
+                                     size_t off = 0;
+                                     while (have - off >= size && expect < warm + count) {
+                                         check_stamp(buf.data() + off, size, expect, "rate");
+                                         off += size;
+                                         ++expect;
+                                         if (expect == warm)
+                                             break; // start the clock before taking more
+                                     }
+                                     std::memmove(buf.data(), buf.data() + off, have - off);
+                                     have -= off;
+                                 }
+                                 const uint64_t t1 = ticks();
+                                 rate = double(count) / (double(t1 - t0) / ticks_per_us());
+                                 return have == 0;
+                             });
     close_parent_side(ch);
     if (!ok)
         return false;
@@ -298,46 +302,28 @@ bool stream_tput(kind k, size_t size, uint64_t count)
     const uint64_t warm = count / 10 + 2;
     const channel ch = open_channel(k);
     double gbps = 0;
-    const bool ok = run_pair(
-        [&] {
-            keep_child_side(ch);
-            std::vector<uint8_t> buf(size);
-            prefault(buf.data(), size);
-            spin_bound bound;
-            uint64_t seq = 0;
-            for (; seq < warm; ++seq) {
-                stamp(buf.data(), size, seq);
-                write_all(ch.c_tx, buf.data(), size, bound);
-            }
-            uint8_t go = 0;
-            read_all(ch.c_rx, &go, 1, bound);
-            for (; seq < warm + count; ++seq) {
-                stamp(buf.data(), size, seq);
-                write_all(ch.c_tx, buf.data(), size, bound);
-            }
-            return 0;
-        },
-        [&] {
-            keep_parent_side(ch);
-            std::vector<uint8_t> buf(size);
-            prefault(buf.data(), size);
-            spin_bound bound;
-            uint64_t seq = 0;
-            for (; seq < warm; ++seq) {
-                read_all(ch.p_rx, buf.data(), size, bound);
-                check_stamp(buf.data(), size, seq, "tput warm-up");
-            }
-            const uint64_t t0 = ticks();
-            const uint8_t go = 1;
-            write_all(ch.p_tx, &go, 1, bound);
-            for (; seq < warm + count; ++seq) {
-                read_all(ch.p_rx, buf.data(), size, bound);
-                check_stamp(buf.data(), size, seq, "tput");
-            }
-            const uint64_t t1 = ticks();
-            gbps = double(count) * double(size) / seconds(t1 - t0) / 1e9;
-            return true;
-        });
+    const bool ok = run_pair([&] { return send_stream(ch, size, warm, count); },
+                             [&] {
+                                 keep_parent_side(ch);
+                                 std::vector<uint8_t> buf(size);
+                                 prefault(buf.data(), size);
+                                 spin_bound bound;
+                                 uint64_t seq = 0;
+                                 for (; seq < warm; ++seq) {
+                                     read_all(ch.p_rx, buf.data(), size, bound);
+                                     check_stamp(buf.data(), size, seq, "tput warm-up");
+                                 }
+                                 const uint64_t t0 = ticks();
+                                 const uint8_t go = 1;
+                                 write_all(ch.p_tx, &go, 1, bound);
+                                 for (; seq < warm + count; ++seq) {
+                                     read_all(ch.p_rx, buf.data(), size, bound);
+                                     check_stamp(buf.data(), size, seq, "tput");
+                                 }
+                                 const uint64_t t1 = ticks();
+                                 gbps = double(count) * double(size) / seconds(t1 - t0) / 1e9;
+                                 return true;
+                             });
     close_parent_side(ch);
     if (!ok)
         return false;

@@ -344,15 +344,16 @@ void event::key(const char *k) noexcept
     raw(":");
 }
 
-event &event::arg(const char *k, int64_t v) noexcept
+event &event::put(const char *k, std::string_view v, bool quoted) noexcept
 {
     if (!live_)
         return *this;
     const size_t mark = len_;
     key(k);
-    char num[24];
-    const int n = std::snprintf(num, sizeof num, "%lld", (long long)v);
-    raw(std::string_view(num, size_t(n)));
+    if (quoted)
+        str(v);
+    else
+        raw(v);
     if (overflow_) { // the whole argument goes, the line stays valid
         len_ = mark;
         overflow_ = false;
@@ -362,54 +363,28 @@ event &event::arg(const char *k, int64_t v) noexcept
     return *this;
 }
 
+event &event::arg(const char *k, int64_t v) noexcept
+{
+    char num[24];
+    const int n = std::snprintf(num, sizeof num, "%lld", (long long)v);
+    return put(k, std::string_view(num, size_t(n)), false);
+}
+
 event &event::arg(const char *k, uint64_t v) noexcept
 {
-    if (!live_)
-        return *this;
-    const size_t mark = len_;
-    key(k);
     char num[24];
     const int n = std::snprintf(num, sizeof num, "%llu", (unsigned long long)v);
-    raw(std::string_view(num, size_t(n)));
-    if (overflow_) {
-        len_ = mark;
-        overflow_ = false;
-        return *this;
-    }
-    in_args_ = true;
-    return *this;
+    return put(k, std::string_view(num, size_t(n)), false);
 }
 
 event &event::arg(const char *k, bool v) noexcept
 {
-    if (!live_)
-        return *this;
-    const size_t mark = len_;
-    key(k);
-    raw(v ? "true" : "false");
-    if (overflow_) {
-        len_ = mark;
-        overflow_ = false;
-        return *this;
-    }
-    in_args_ = true;
-    return *this;
+    return put(k, v ? "true" : "false", false);
 }
 
 event &event::arg(const char *k, std::string_view v) noexcept
 {
-    if (!live_)
-        return *this;
-    const size_t mark = len_;
-    key(k);
-    str(v);
-    if (overflow_) {
-        len_ = mark;
-        overflow_ = false;
-        return *this;
-    }
-    in_args_ = true;
-    return *this;
+    return put(k, v, true);
 }
 
 void event::emit() noexcept

@@ -81,6 +81,9 @@ public:
     void emit() noexcept;
 
 private:
+    // Writes the key and `v` (a JSON string when `quoted`, else as it is); an argument that does
+    // not fit is dropped whole.
+    event &put(const char *k, std::string_view v, bool quoted) noexcept;
     void raw(std::string_view s) noexcept;
     void str(std::string_view s) noexcept;
     void key(const char *k) noexcept;
