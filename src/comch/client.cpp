@@ -189,6 +189,7 @@ unsigned doca_comch_client::poll()
     case DOCA_CTX_STATE_STOPPING:
         break;
     }
+    settle_sends();
     unsigned work = 0;
     doca_comch_connection *c = connection_.get();
     if (c && c->state_ != doca_comch_connection::state::closed) {
@@ -258,6 +259,7 @@ void doca_comch_client::on_tick(uint64_t now_ns) noexcept
 softcomch::core::arm_result doca_comch_client::try_arm()
 {
     softcomch::core::arm_result r;
+    settle_sends(); // before this side sleeps
     switch (state()) {
     case DOCA_CTX_STATE_STARTING: {
         if (handshake_watch_.watching()) {

@@ -41,6 +41,7 @@ comch_ctx::comch_ctx(const char *kind, doca_dev *dev, std::string name)
       recv_queue_size_(dev->info()->comch().default_recv_queue_size)
 {
     dev_->hold(); // doca_dev_close refuses (IN_USE) while a context uses the device
+    unsettled_.reserve(k_unsettled_max);
 }
 
 comch_ctx::~comch_ctx()
@@ -145,7 +146,8 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
         if (!slot)
             return false;
         std::memcpy(slot, task->msg_, task->len_);
-        link.commit(transport::msg_type::data, task->len_);
+        if (link.commit_deferred(transport::msg_type::data, task->len_) && !conn->unsettled_)
+            owe_settle(conn);
         conn->live_.sent_messages++;
         conn->live_.sent_bytes += task->len_;
         conn->published_.sent(conn->live_.sent_messages, conn->live_.sent_bytes);
@@ -275,6 +277,29 @@ doca_error_t comch_ctx::register_connection(doca_comch_connection *conn)
 void comch_ctx::unregister_connection(doca_comch_connection *conn) noexcept
 {
     conn->watch_.unwatch();
+}
+
+void comch_ctx::owe_settle(doca_comch_connection *conn) noexcept
+{
+    if (unsettled_.size() == unsettled_.capacity())
+        settle_all(); // capacity reserved at construction: never allocates here
+    conn->unsettled_ = true;
+    unsettled_.push_back(conn->handle());
+}
+
+void comch_ctx::settle_all() noexcept
+{
+    // Handles, not pointers: a connection freed since its send resolves to nullptr (its link,
+    // and with it the peer's wake-up, went when it closed).
+    for (doca_comch_connection *h : unsettled_) {
+        doca_comch_connection *c = resolve(h);
+        if (!c || !c->unsettled_)
+            continue;
+        c->unsettled_ = false;
+        if (c->link_)
+            transport::with_concrete(*c->link_, [](auto &link) noexcept { link.settle(); });
+    }
+    unsettled_.clear();
 }
 
 struct comch_ctx::link_events final : transport::link_handler {
@@ -468,6 +493,12 @@ void comch_ctx::abort_connection(doca_comch_connection *conn, doca_error_t statu
     unregister_connection(conn);
     conn->published_.close();
     conn->state_ = doca_comch_connection::state::closed;
+    // What was sent before the end still reaches a peer that sleeps (it drains before it sees
+    // the hang-up).
+    if (conn->unsettled_ && conn->link_) {
+        conn->unsettled_ = false;
+        transport::with_concrete(*conn->link_, [](auto &link) noexcept { link.settle(); });
+    }
     // Unmaps this side of the segment and closes the socket: the peer's liveness channel hangs
     // up, and its mapping (if it still has one) stays valid until it closes too.
     conn->link_.reset();

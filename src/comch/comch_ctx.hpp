@@ -148,6 +148,16 @@ protected:
     // Local close: after pending sends drained, sends the disconnect notice. Returns true when
     // the connection is closed (false: still draining).
     bool close_connection(doca_comch_connection *conn);
+    // The checks for a sleeping peer that the sends since the last call put off
+    // (transport::link::commit_deferred): every poll starts with them, and every notification
+    // request, so a peer that armed while a send was being committed is woken no later than
+    // this side's next doca_pe_progress or doca_pe_request_notification (docs/design.md,
+    // "One barrier per burst").
+    void settle_sends() noexcept
+    {
+        if (!unsettled_.empty())
+            settle_all();
+    }
     // Adds one connection's answer to a notification request.
     void arm_connection(doca_comch_connection *conn, softcomch::core::arm_result &r) noexcept;
     // Closes at once: pending sends fail with `status`, descriptors are released.
@@ -201,6 +211,14 @@ private:
     [[gnu::cold, gnu::noinline]] unsigned serve_with_faults(doca_comch_connection *conn,
                                                             bool &ended);
     void unregister_connection(doca_comch_connection *conn) noexcept;
+    // settle_sends() with work to do; a connection that owes a check (out of line: once per
+    // burst, not per send).
+    void settle_all() noexcept;
+    void owe_settle(doca_comch_connection *conn) noexcept;
+    // The handles of the connections that owe a check. Bounded: when it is full, everything is
+    // settled at once (early is always correct), so it never grows past its reservation.
+    std::vector<doca_comch_connection *> unsettled_;
+    static constexpr size_t k_unsettled_max = 64;
 
     // ---- the hooks of faults on demand (comch/fault_hooks.cpp) ----
     // A send reached the peer's queue: disconnect,after=N and hang,after=N.

@@ -56,6 +56,9 @@ struct doca_comch_connection {
     // A poll since the last tick found work on it (false for a whole tick: it may be parked).
     bool worked_ = true;
     uint32_t bell_ = 0xffffffffu; // its link's bell (kept: the link goes before the connection)
+    // A send was committed with the check for a sleeping peer put off: the connection is on its
+    // owner's unsettled list (comch_ctx::settle_sends).
+    bool unsettled_ = false;
     union doca_data user_data_ {};
     softcomch::intrusive_fifo<doca_task> pending_; // submitted, waiting for space in the peer ring
     bool peer_closed_ = false;                     // the peer sent its disconnect notice

@@ -482,6 +482,7 @@ unsigned doca_comch_server::poll()
     doca_ctx_states st = state();
     if (st == DOCA_CTX_STATE_IDLE)
         return 0;
+    settle_sends();
     unsigned work = 0;
     if (st == DOCA_CTX_STATE_RUNNING) {
         work += accept_new();
@@ -556,6 +557,7 @@ unsigned doca_comch_server::poll()
 softcomch::core::arm_result doca_comch_server::try_arm()
 {
     softcomch::core::arm_result r;
+    settle_sends(); // before this side sleeps
     if (listen_watch_.ready)
         r.busy = true;
     // Timers of the tick: the listener's pause, the handshakes' deadlines.

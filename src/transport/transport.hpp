@@ -395,12 +395,15 @@ doca_error_t select_transport(const transport_ops *&out, std::string &why);
 // clang-format off
 
 // A link's messages: try_claim space for `len` bytes (nullptr when the peer's queue is full),
-// commit it (waking the peer if it armed); peek the oldest received message (a pointer to
+// commit it (waking the peer if it armed), or commit_deferred it (true: a settle() is owed
+// before this side sleeps or stops, which wakes a peer that armed meanwhile); peek the oldest received message (a pointer to
 // {data, len, type}, valid until release), release it; arm wake-ups (false: a message waits).
 template <class L>
 concept link_data_path = requires(L &l, uint32_t len, msg_type type) {
     { l.try_claim(len) } noexcept -> std::same_as<void *>;
     { l.commit(type, len) } noexcept;
+    { l.commit_deferred(type, len) } noexcept -> std::same_as<bool>;
+    { l.settle() } noexcept;
     { l.peek()->data } -> std::convertible_to<const void *>;
     { l.peek()->len } -> std::convertible_to<uint32_t>;
     { l.peek()->type } -> std::convertible_to<uint16_t>;

@@ -59,6 +59,11 @@ public:
     void *try_claim(uint32_t len) noexcept;
     // Publishes the claimed message; wakes the peer if it armed its notifications.
     void commit(msg_type type, uint32_t len) noexcept;
+    // Publishes the claimed message; wakes the peer if it is seen armed. True: the link then
+    // owes one settle() before this side sleeps or stops (ring_producer::commit_deferred).
+    bool commit_deferred(msg_type type, uint32_t len) noexcept;
+    // The check commit_deferred() put off: wakes the peer (or rings its bell) if it armed.
+    void settle() noexcept;
     // Oldest unread message, or nullptr. Valid until release().
     const message_view *peek() noexcept;
     void release() noexcept;
@@ -104,6 +109,8 @@ private:
     const char *check_announce(const wire::consumer_announce_msg &m, int *fds, size_t nfds) const;
     // The data path found a corrupt record in the receive ring (cold).
     void ring_corrupted() noexcept;
+    // Wakes the peer or rings its bell as `armed` (what the producer's check read) asks.
+    void answer_arm(uint32_t armed) noexcept;
 
     // The peer's consumers this side has mapped: bounded in number and bytes (limits_).
     struct announced {
@@ -214,17 +221,34 @@ inline void *link::try_claim(uint32_t len) noexcept
     return tx_.try_claim(len);
 }
 
-inline void link::commit(msg_type type, uint32_t len) noexcept
+inline void link::answer_arm(uint32_t armed) noexcept
 {
     // What the peer armed: nothing (it polls this ring), its bell (it parked the ring and polls
     // its doorbell), or a wake-up (it sleeps). Any other value, which only a broken peer
     // writes, wakes it: harmless.
-    if (const uint32_t armed = tx_.commit(uint16_t(type), len)) {
-        if (armed == k_armed_bell)
-            peer_bell_.ring();
-        else
-            wake_peer();
-    }
+    if (armed == 0) [[likely]]
+        return;
+    if (armed == k_armed_bell)
+        peer_bell_.ring();
+    else
+        wake_peer();
+}
+
+inline void link::commit(msg_type type, uint32_t len) noexcept
+{
+    answer_arm(tx_.commit(uint16_t(type), len));
+}
+
+inline bool link::commit_deferred(msg_type type, uint32_t len) noexcept
+{
+    const uint32_t armed = tx_.commit_deferred(uint16_t(type), len);
+    answer_arm(armed);
+    return armed == 0;
+}
+
+inline void link::settle() noexcept
+{
+    answer_arm(tx_.wake_needed());
 }
 
 inline const message_view *link::peek() noexcept

@@ -264,6 +264,15 @@ public:
     void publish(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
     uint32_t wake_needed() noexcept;
 
+    // commit() whose check may wait: publishes, then looks at `armed` with a plain load. A
+    // consumer seen armed is checked at once (wake_needed(); its value is returned, as commit()
+    // returns it). 0: none was seen, and because the look is not ordered after the publication
+    // the caller owes one wake_needed() later, before it sleeps or stops; until then a consumer
+    // arming at this very moment may sleep with the message in its ring. What this saves is
+    // the full barrier of the exchange per message (docs/shm_layout.md section 7, "Deferred
+    // checks").
+    uint32_t commit_deferred(uint16_t type, uint32_t len, uint16_t flags = 0) noexcept;
+
     // Convenience: try_claim + memcpy + commit. Returns DOCA_ERROR_AGAIN when full,
     // DOCA_ERROR_TOO_BIG when len > max_payload(). `*wake` as for commit().
     doca_error_t send(uint16_t type, const void *data, uint32_t len, bool *wake) noexcept;

@@ -529,6 +529,39 @@ TEST(unit_transport_ring, park_asks_for_the_bell_once)
     EXPECT_EQ(r.prod.commit(1, 1), k_armed_wake);
 }
 
+TEST(unit_transport_ring, deferred_commit_answers_a_seen_arm_at_once)
+{
+    test_ring r(4, 64);
+    // Not armed: the look finds nothing and leaves `armed` alone; the settle finds nothing.
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit_deferred(1, 1), 0u);
+    EXPECT_EQ(r.prod.wake_needed(), 0u);
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    // Armed before the commit: answered by the commit itself (one arm, one wake-up), so the
+    // settle after it finds nothing.
+    EXPECT_TRUE(r.cons.arm());
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit_deferred(1, 1), k_armed_wake);
+    EXPECT_FALSE(r.cons.armed());
+    EXPECT_EQ(r.prod.wake_needed(), 0u);
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    // A park is answered the same way, with its own value.
+    EXPECT_TRUE(r.cons.park());
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit_deferred(1, 1), k_armed_bell);
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    // Armed after a deferred commit the consumer has drained: the settle is what finds it.
+    ASSERT_NE(r.prod.try_claim(1), nullptr);
+    EXPECT_EQ(r.prod.commit_deferred(1, 1), 0u);
+    ASSERT_NE(r.cons.peek(), nullptr);
+    r.cons.release();
+    EXPECT_TRUE(r.cons.arm());
+    EXPECT_EQ(r.prod.wake_needed(), k_armed_wake);
+}
+
 TEST(unit_transport_ring, arm_and_wake)
 {
     test_ring r(4, 64);
@@ -741,11 +774,13 @@ TEST(unit_transport_ring_stress, two_threads_polled)
     std::printf("two_threads_polled: %llu messages\n", static_cast<unsigned long long>(got));
 }
 
-TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
+namespace {
+// The consumer sleeps on an eventfd whenever the ring is empty; the producer sends bursts
+// separated by pauses and signals only when its check says so. A lost wake-up shows as a poll()
+// timeout with a message ready. `deferred`: each message only looks (commit_deferred) and the
+// producer settles once per burst, before its pause, as comch does before it sleeps.
+void armed_stress(bool deferred)
 {
-    // The consumer sleeps on an eventfd whenever the ring is empty; the producer sends bursts
-    // separated by pauses and signals only when commit() says so. A lost wake-up shows as a
-    // poll() timeout with a message ready.
     test_ring r(16, 64);
     const int efd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     ASSERT_GE(efd, 0);
@@ -769,12 +804,20 @@ TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
                 if (p == nullptr)
                     break;
                 std::memcpy(p, buf, 64);
-                if (r.prod.commit(uint16_t(seq), 64, uint16_t(seq >> 16))) {
+                const uint32_t armed =
+                    deferred ? r.prod.commit_deferred(uint16_t(seq), 64, uint16_t(seq >> 16))
+                             : r.prod.commit(uint16_t(seq), 64, uint16_t(seq >> 16));
+                if (armed) {
                     const uint64_t one = 1;
                     ASSERT_EQ(::write(efd, &one, 8), 8);
                     wakes.fetch_add(1, std::memory_order_relaxed);
                 }
                 ++seq;
+            }
+            if (deferred && r.prod.wake_needed()) {
+                const uint64_t one = 1;
+                ASSERT_EQ(::write(efd, &one, 8), 8);
+                wakes.fetch_add(1, std::memory_order_relaxed);
             }
             // Pause of random length: sometimes the consumer is still polling, sometimes asleep.
             const uint32_t pause = uint32_t(xorshift(rng) % 4000);
@@ -827,7 +870,19 @@ TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
         EXPECT_EQ(got, total.load());
     }
     EXPECT_GT(sleeps, 10u);
-    std::printf("two_threads_armed: %llu messages, %llu sleeps, %llu wakes\n",
-                static_cast<unsigned long long>(got), static_cast<unsigned long long>(sleeps),
+    std::printf("two_threads_armed%s: %llu messages, %llu sleeps, %llu wakes\n",
+                deferred ? " (deferred checks)" : "", static_cast<unsigned long long>(got),
+                static_cast<unsigned long long>(sleeps),
                 static_cast<unsigned long long>(wakes.load()));
+}
+} // namespace
+
+TEST(unit_transport_ring_stress, two_threads_armed_no_lost_wakeup)
+{
+    armed_stress(false);
+}
+
+TEST(unit_transport_ring_stress, two_threads_deferred_checks_no_lost_wakeup)
+{
+    armed_stress(true);
 }
