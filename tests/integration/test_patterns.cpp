@@ -124,6 +124,20 @@ TEST(Patterns, EventLoopClearingWithHandleZeroSleepsUntilThereIsWork)
     EXPECT_TRUE(sc_test::has_line(r.out, "result,ok")) << r.out;
 }
 
+TEST(Patterns, EventLoopBurstsWakeTheSleepingPeerEveryTime)
+{
+    // Bursts of sends leave their check for a sleeping peer to the next notification request
+    // (docs/design.md, "One barrier per burst"): a check that never came would hang a round
+    // until the client's 60 s deadline and fail it.
+    auto r =
+        run({program("comch_event_loop"), "--messages", "3000", "--burst", "16", "--idle-ms", "50"},
+            90);
+    expect_clean(r);
+    EXPECT_TRUE(sc_test::has_line(r.out, "client_messages,3000")) << r.out;
+    EXPECT_TRUE(sc_test::has_line(r.out, "server_messages,3000")) << r.out;
+    EXPECT_TRUE(sc_test::has_line(r.out, "result,ok")) << r.out;
+}
+
 TEST(Patterns, SixtyFourClientThreadsInOneProcess)
 {
     // The published experiment's sizes: receive queue 8192 and 10240 send tasks per context.

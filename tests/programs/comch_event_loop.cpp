@@ -4,7 +4,10 @@
 // progress until it returns 0, doca_pe_request_notification, epoll_wait on the notification
 // handle, doca_pe_clear_notification(pe, 0), and again. A forked server echoes; the client sends
 // one message at a time and waits for each echo (sequence number + checksum checked), and in the
-// middle of the run both sides sit idle for a while.
+// middle of the run both sides sit idle for a while. With --burst B the client sends B messages
+// back to back before it sleeps, and the server echoes all it got before it sleeps again: the
+// checks for a sleeping peer that a burst of sends leaves to the next notification request
+// (docs/design.md, "One barrier per burst") must wake the peer every time.
 //
 // What it checks (exit status 0 only if all hold):
 //   - every echo arrives intact and in order;
@@ -14,7 +17,7 @@
 //     disconnecting.
 // Prints `name,value` lines with the counts.
 //
-// Usage: comch_event_loop [--messages N (200)] [--idle-ms MS (300)]
+// Usage: comch_event_loop [--messages N (200)] [--idle-ms MS (300)] [--burst B (1, <= 32)]
 #include <doca_comch.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
@@ -24,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -57,9 +61,8 @@ struct endpoint {
     doca_comch_connection *conn = nullptr;
     int ep = -1;
     bool disconnected = false;
-    std::vector<uint8_t> last; // received message (server: to echo; client: to check)
-    bool got = false;
-    std::vector<std::vector<uint8_t>> out; // messages referenced by send tasks
+    std::vector<std::vector<uint8_t>> inbox; // received (server: to echo; client: to check)
+    std::vector<std::vector<uint8_t>> out;   // messages referenced by send tasks
 };
 
 endpoint *g_ep = nullptr;
@@ -71,8 +74,7 @@ void on_send_done(doca_comch_task_send *t, union doca_data, union doca_data)
 
 void on_recv(doca_comch_event_msg_recv *, uint8_t *msg, uint32_t len, doca_comch_connection *conn)
 {
-    g_ep->last.assign(msg, msg + len);
-    g_ep->got = true;
+    g_ep->inbox.emplace_back(msg, msg + len);
     g_ep->conn = conn;
 }
 
@@ -178,14 +180,14 @@ int run_server(uint32_t messages, int ready_fd, int report_fd)
     while (doca_pe_progress(e.pe)) {
     }
     while (!e.disconnected && clock_type::now() < deadline) {
-        if (!e.got && !turn(e, 1000, c, false))
+        if (e.inbox.empty() && !turn(e, 1000, c, false))
             return 2;
-        if (e.got) {
-            e.got = false;
+        for (const std::vector<uint8_t> &m : e.inbox) {
             ++c.messages;
-            if (!send(e, e.last))
+            if (!send(e, m))
                 ++c.bad;
         }
+        e.inbox.clear();
     }
     c.ok = e.disconnected && c.messages == messages && c.bad == 0;
     if (write(report_fd, &c, sizeof c) != sizeof c)
@@ -197,7 +199,7 @@ int run_server(uint32_t messages, int ready_fd, int report_fd)
     return c.ok ? 0 : 1;
 }
 
-int run_client(uint32_t messages, int idle_ms, counts &c)
+int run_client(uint32_t messages, int idle_ms, uint32_t burst, counts &c)
 {
     endpoint e;
     g_ep = &e;
@@ -212,8 +214,10 @@ int run_client(uint32_t messages, int idle_ms, counts &c)
     if (doca_comch_client_get_connection(e.cli, &e.conn) != DOCA_SUCCESS)
         return 2;
     std::vector<uint8_t> msg(k_size);
-    for (uint32_t i = 0; i < messages && clock_type::now() < deadline; ++i) {
-        if (i == messages / 2) {
+    bool idled = false;
+    for (uint32_t i = 0; i < messages && clock_type::now() < deadline; i += burst) {
+        if (!idled && i >= messages / 2) {
+            idled = true;
             // Idle: nothing to send, nothing to receive. The engine must let the thread sleep.
             const auto until = clock_type::now() + std::chrono::milliseconds(idle_ms);
             while (clock_type::now() < until)
@@ -225,17 +229,23 @@ int run_client(uint32_t messages, int idle_ms, counts &c)
                           c, true))
                     return 2;
         }
-        sc_prog::fill_msg(msg.data(), k_size, i, 7);
-        if (!send(e, msg))
-            return 2;
-        e.got = false;
-        while (!e.got && clock_type::now() < deadline)
+        const uint32_t n = std::min(burst, messages - i);
+        for (uint32_t k = 0; k < n; ++k) {
+            sc_prog::fill_msg(msg.data(), k_size, i + k, 7);
+            if (!send(e, msg))
+                return 2;
+        }
+        e.inbox.clear();
+        while (e.inbox.size() < n && clock_type::now() < deadline)
             if (!turn(e, 1000, c, false))
                 return 2;
-        if (!e.got || !sc_prog::check_msg(e.last.data(), uint32_t(e.last.size()), i, 7))
-            ++c.bad;
-        else
-            ++c.messages;
+        for (uint32_t k = 0; k < n; ++k) {
+            if (k >= e.inbox.size() ||
+                !sc_prog::check_msg(e.inbox[k].data(), uint32_t(e.inbox[k].size()), i + k, 7))
+                ++c.bad;
+            else
+                ++c.messages;
+        }
     }
     doca_error_t rc = doca_ctx_stop(e.ctx);
     while (rc == DOCA_ERROR_IN_PROGRESS && state(e) != DOCA_CTX_STATE_IDLE &&
@@ -253,15 +263,18 @@ int main(int argc, char **argv)
 {
     uint32_t messages = 200;
     int idle_ms = 300;
+    uint32_t burst = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--messages")
             messages = uint32_t(std::strtoul(argv[i + 1], nullptr, 10));
         else if (a == "--idle-ms")
             idle_ms = std::atoi(argv[i + 1]);
+        else if (a == "--burst")
+            burst = uint32_t(std::strtoul(argv[i + 1], nullptr, 10));
     }
-    if (messages < 2 || idle_ms < 1) {
-        std::fprintf(stderr, "usage: comch_event_loop [--messages N] [--idle-ms MS]\n");
+    if (messages < 2 || idle_ms < 1 || burst < 1 || burst > 32) {
+        std::fprintf(stderr, "usage: comch_event_loop [--messages N] [--idle-ms MS] [--burst B]\n");
         return 2;
     }
     sc_prog::use_private_fabric("comch-event-loop");
@@ -271,7 +284,7 @@ int main(int argc, char **argv)
     if (srv < 0)
         return 2;
     counts cc;
-    int crc = run_client(messages, idle_ms, cc);
+    int crc = run_client(messages, idle_ms, burst, cc);
     counts sc;
     bool have = read(report_fd, &sc, sizeof sc) == sizeof sc;
     int status = 0;
