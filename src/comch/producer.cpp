@@ -140,6 +140,7 @@ softcomch::comch::remote_consumer *doca_comch_producer::lookup(uint32_t consumer
 {
     uint64_t gen = conn_->fast_.generation.load(std::memory_order_acquire);
     if (!cached_ || cached_id_ != consumer_id || cached_generation_ != gen) {
+        settle(); // the check the old entry owes, while it is still alive
         cached_ = conn_->fast_.find_remote(consumer_id); // control-path cost: the lock, a refcount
         cached_id_ = consumer_id;
         cached_generation_ = gen;
@@ -259,13 +260,15 @@ doca_error_t doca_comch_producer::send_to(doca_comch_producer_task_send *task, c
     // release; never for long. A consumer that never frees it is broken or gone: bounded wait.
     doca_error_t pub = DOCA_ERROR_AGAIN;
     for (uint32_t spins = 0; spins < k_complete_spins && pub == DOCA_ERROR_AGAIN; ++spins)
-        pub = r.complete(c, &wake);
+        pub = r.complete_deferred(c, &wake);
     if (pub != DOCA_SUCCESS) {
         SC_LOG_ERR("producer %u: consumer %u does not take completions (%s); the send fails", id_,
                    task->consumer_id_, softcomch::error_name(pub));
         st = DOCA_ERROR_CONNECTION_ABORTED;
     } else if (wake) {
         r.wake();
+    } else {
+        unsettled_ = true; // `r` is cached_'s (submit_send looked it up)
     }
     SC_TRACE(if (st == DOCA_SUCCESS) softcomch::trace::fast_sent(len));
     complete(t, st);
@@ -277,8 +280,22 @@ void doca_comch_producer::free_task(doca_task *t)
     pool_.release(static_cast<doca_comch_producer_task_send *>(t));
 }
 
+void doca_comch_producer::settle_cached() noexcept
+{
+    unsettled_ = false;
+    if (cached_)
+        transport::with_concrete(*cached_->endpoint, [](const auto &r) noexcept { r.settle(); });
+}
+
+softcomch::core::arm_result doca_comch_producer::try_arm()
+{
+    settle();
+    return {};
+}
+
 unsigned doca_comch_producer::poll()
 {
+    settle();
     // Sends complete at submit time; only a stop has to be finished here.
     if (state() == DOCA_CTX_STATE_STOPPING && try_finish_stop())
         return 1;

@@ -65,13 +65,15 @@ struct SOFTCOMCH_API doca_comch_producer final : doca_ctx {
     doca_error_t validate(const doca_task *task) const override;
     void free_task(doca_task *task) override;
     unsigned poll() override;
+    // Settles (below) before the program sleeps.
+    softcomch::core::arm_result try_arm() override;
     // The slow path: says once which consumer ids exist when a send named one that does not
     // (comch/diagnostics.cpp).
     void tick(uint64_t now_ns) noexcept override;
 
 protected:
     doca_error_t do_start() override;
-    void do_stop() override {}
+    void do_stop() override { settle(); }
     // Sends complete at submit time: nothing but queued completions can remain.
     bool quiesce() override { return true; }
 
@@ -94,10 +96,21 @@ private:
     bool faults_on_; // the connection's (comch/fault_hooks.hpp), in a line submit reads anyway
     softcomch::core::task_set<doca_comch_producer_task_send> pool_;
     std::unique_ptr<softcomch::transport::write_plan> plan_; // resolved at start
+    // The check for a sleeping consumer that the sends to cached_ since the last settle put off
+    // (complete_deferred; docs/design.md, "One barrier per burst"): at the start of every poll
+    // and notification request, at stop, and before the cache moves to another consumer.
+    void settle() noexcept
+    {
+        if (unsettled_) [[unlikely]]
+            settle_cached();
+    }
+    void settle_cached() noexcept;
+
     // One-entry cache: a producer usually streams to one consumer.
     uint32_t cached_id_ = 0;
     uint64_t cached_generation_ = 0;
     std::shared_ptr<softcomch::comch::remote_consumer> cached_;
+    bool unsettled_ = false; // cached_ owes its check
     // A consumer id a send named that does not exist, or'ed with k_unknown_set (0: none since
     // the last tick), for the tick's one warning; set on the refused submit only.
     static constexpr uint64_t k_unknown_set = uint64_t(1) << 32;

@@ -433,7 +433,8 @@ concept consumer_data_path = requires(E &e, uint32_t task, uint64_t n, typename 
 
 // The peer's consumer: try_claim its oldest posted buffer of at least `need` bytes (AGAIN: none
 // posted, TOO_BIG: too small, other: gone), write the payload into it (one call per message),
-// complete it (and learn whether to wake the consumer), wake it, and whether it expired.
+// complete it (and learn whether to wake the consumer), or complete_deferred it (false in
+// *wake: a settle() is owed before this side sleeps or stops), wake it, and whether it expired.
 template <class R>
 concept remote_consumer_data_path =
     requires(const R &r, uint64_t n, typename R::posted *p, typename R::completion c, bool *wake,
@@ -443,6 +444,8 @@ concept remote_consumer_data_path =
         { r.write(*p, src, n, plan) } noexcept -> std::same_as<doca_error_t>;
         { c.task = 0, c.producer_id = 0, c.imm_len = 0, c.status = 0, c.len = 0 };
         { r.complete(c, wake) } noexcept -> std::same_as<doca_error_t>;
+        { r.complete_deferred(c, wake) } noexcept -> std::same_as<doca_error_t>;
+        { r.settle() } noexcept;
         { r.wake() } noexcept;
         { r.expired() } noexcept -> std::same_as<bool>;
     };

@@ -470,6 +470,13 @@ public:
     // DOCA_ERROR_AGAIN: the completion slot is not free yet. Impossible while the consumer
     // follows its contract (see the file comment); a caller keeps the completion and retries.
     doca_error_t complete(const fast_completion &c, bool *wake) const noexcept;
+    // complete() whose check for a sleeping consumer may wait (ring_producer::commit_deferred):
+    // `armed` is only looked at. *wake true: the consumer was seen armed and the exchange done,
+    // wake it now; false: the caller owes one wake_needed() before it sleeps or stops.
+    doca_error_t complete_deferred(const fast_completion &c, bool *wake) const noexcept;
+    // The check complete_deferred() put off (R25): true when the consumer armed, and the caller
+    // must wake it.
+    bool wake_needed() const noexcept;
 
     // True once the consumer expired (relaxed read; claims check it themselves).
     bool expired() const noexcept;
@@ -483,6 +490,8 @@ public:
 private:
     post_slot *post_at(uint64_t pos) const noexcept;
     comp_slot *comp_at(uint64_t pos) const noexcept;
+    // Both completes without the check: takes a slot, writes it, publishes it (R23).
+    doca_error_t publish_completion(const fast_completion &c) const noexcept;
 
     fast_channel_ctrl *ctrl_ = nullptr;
     uint8_t *post_ = nullptr;

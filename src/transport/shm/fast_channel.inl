@@ -373,6 +373,35 @@ inline bool fast_producer::peek_capacity(uint64_t *capacity) const noexcept
 
 inline doca_error_t fast_producer::complete(const fast_completion &c, bool *wake) const noexcept
 {
+    const doca_error_t rc = publish_completion(c);
+    if (rc == DOCA_SUCCESS)
+        *wake = wake_needed();
+    return rc;
+}
+
+inline doca_error_t fast_producer::complete_deferred(const fast_completion &c,
+                                                     bool *wake) const noexcept
+{
+    const doca_error_t rc = publish_completion(c);
+    if (rc != DOCA_SUCCESS)
+        return rc;
+    // Relaxed: a look, not the check (as ring_producer::commit_deferred). Non-zero: the consumer
+    // armed earlier, check now (R25). Zero: the caller's later wake_needed() settles it; the
+    // argument of fast_consumer::arm() holds for that exchange in place of this one.
+    *wake = ctrl_->armed.load(std::memory_order_relaxed) != 0 && wake_needed();
+    return DOCA_SUCCESS;
+}
+
+inline bool fast_producer::wake_needed() const noexcept
+{
+    // R25: pairs with A25 in fast_consumer::arm(). Reads the arm and clears it in one step
+    // (one arm -> at most one wake-up). In polling mode the consumer never writes `armed`, so
+    // the line stays in the producers' caches and this costs one locked instruction.
+    return ctrl_->armed.exchange(0, std::memory_order_release) != 0;
+}
+
+inline doca_error_t fast_producer::publish_completion(const fast_completion &c) const noexcept
+{
     // The consumer would reject the completion (and mark the channel corrupted): refuse here.
     if (c.imm_len > imm_data_len_) [[unlikely]]
         return DOCA_ERROR_INVALID_VALUE;
@@ -418,10 +447,6 @@ inline doca_error_t fast_producer::complete(const fast_completion &c, bool *wake
     // before, including the payload copied into the consumer's buffer, is visible to a
     // consumer that sees "full".
     s->seq.store(p + 1, std::memory_order_release);
-    // R25: pairs with A25 in fast_consumer::arm(). Reads the arm and clears it in one step
-    // (one arm -> at most one wake-up). In polling mode the consumer never writes `armed`, so
-    // the line stays in the producers' caches and this costs one locked instruction.
-    *wake = ctrl_->armed.exchange(0, std::memory_order_release) != 0;
     return DOCA_SUCCESS;
 }
 

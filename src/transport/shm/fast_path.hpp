@@ -154,6 +154,17 @@ public:
     {
         return queue_.complete(c, wake);
     }
+    // complete() with the check for a sleeping consumer left to settle() unless it is seen
+    // armed (*wake) (fast_producer::complete_deferred).
+    doca_error_t complete_deferred(const fast_completion &c, bool *wake) const noexcept
+    {
+        return queue_.complete_deferred(c, wake);
+    }
+    void settle() const noexcept
+    {
+        if (queue_.wake_needed())
+            wake_.signal();
+    }
     // Wakes the consumer's progress engine (it armed its notifications): never blocks.
     void wake() const noexcept { wake_.signal(); }
     bool expired() const noexcept { return queue_.expired(); }

@@ -338,6 +338,41 @@ TEST(unit_transport_fast_channel, arm_and_wake)
     EXPECT_FALSE(wake);
 }
 
+TEST(unit_transport_fast_channel, deferred_completion_answers_a_seen_arm_at_once)
+{
+    test_channel t(4);
+    bool wake = true;
+    post_entry e;
+    // Not armed: the look finds nothing, the settle finds nothing.
+    ASSERT_EQ(t.cons.post(0, 0x1000, 10), DOCA_SUCCESS);
+    ASSERT_TRUE(t.prod.claim(&e));
+    ASSERT_EQ(t.prod.complete_deferred(make_comp(e.task, 1), &wake), DOCA_SUCCESS);
+    EXPECT_FALSE(wake);
+    EXPECT_FALSE(t.prod.wake_needed());
+    ASSERT_NE(t.cons.peek(), nullptr);
+    t.cons.release();
+    // Armed before: answered by the completion itself (one arm, one wake-up).
+    ASSERT_TRUE(t.cons.arm());
+    ASSERT_EQ(t.cons.post(1, 0x2000, 10), DOCA_SUCCESS);
+    ASSERT_TRUE(t.prod.claim(&e));
+    ASSERT_EQ(t.prod.complete_deferred(make_comp(e.task, 1), &wake), DOCA_SUCCESS);
+    EXPECT_TRUE(wake);
+    EXPECT_FALSE(t.cons.armed());
+    EXPECT_FALSE(t.prod.wake_needed());
+    ASSERT_NE(t.cons.peek(), nullptr);
+    t.cons.release();
+    // Armed after a deferred completion the consumer has taken: the settle finds it.
+    ASSERT_EQ(t.cons.post(2, 0x3000, 10), DOCA_SUCCESS);
+    ASSERT_TRUE(t.prod.claim(&e));
+    ASSERT_EQ(t.prod.complete_deferred(make_comp(e.task, 1), &wake), DOCA_SUCCESS);
+    EXPECT_FALSE(wake);
+    ASSERT_NE(t.cons.peek(), nullptr);
+    t.cons.release();
+    ASSERT_TRUE(t.cons.arm());
+    EXPECT_TRUE(t.prod.wake_needed());
+    EXPECT_FALSE(t.cons.armed());
+}
+
 TEST(unit_transport_fast_channel, immediate_data)
 {
     test_channel t(2, 8);
@@ -618,8 +653,10 @@ struct stress_result {
 // One consumer thread and k_stress_producers producer threads for `seconds`. Producers claim,
 // copy a payload into the claimed buffer (in-process: the address is directly usable), and
 // complete; the consumer checks producer id, per-producer sequence, length and checksum, then
-// reposts. `armed`: the consumer sleeps on an eventfd whenever it finds nothing.
-stress_result run_stress(bool armed, double seconds)
+// reposts. `armed`: the consumer sleeps on an eventfd whenever it finds nothing. `deferred`:
+// producers only look at the arm (complete_deferred) and settle (wake_needed) before they pause,
+// as comch's producer does at its next poll.
+stress_result run_stress(bool armed, double seconds, bool deferred = false)
 {
     test_channel t(k_stress_tasks, 16);
     std::vector<uint8_t> bufs(size_t(k_stress_tasks) * k_stress_buf);
@@ -644,6 +681,10 @@ stress_result run_stress(bool armed, double seconds)
                 post_entry e;
                 const doca_error_t err = prod.try_claim(24, &e);
                 if (err != DOCA_SUCCESS) {
+                    if (deferred && prod.wake_needed()) {
+                        const uint64_t one = 1;
+                        (void)!write(efd, &one, 8);
+                    }
                     idle.pause();
                     continue;
                 }
@@ -657,13 +698,20 @@ stress_result run_stress(bool armed, double seconds)
                 c.imm_len = 8;
                 std::memcpy(c.imm, &seq, 8);
                 bool wake = false;
-                while (prod.complete(c, &wake) != DOCA_SUCCESS)
+                while ((deferred ? prod.complete_deferred(c, &wake) : prod.complete(c, &wake)) !=
+                       DOCA_SUCCESS)
                     idle.pause(); // cannot happen; keep the completion if it did
+                if (deferred && !wake && rng % 8 == 0)
+                    wake = prod.wake_needed(); // settles at random points of a burst too
                 if (wake) {
                     const uint64_t one = 1;
                     (void)!write(efd, &one, 8);
                 }
                 sent_total.fetch_add(1, std::memory_order_relaxed);
+            }
+            if (deferred && prod.wake_needed()) {
+                const uint64_t one = 1;
+                (void)!write(efd, &one, 8);
             }
         });
     }
@@ -750,6 +798,14 @@ TEST(unit_transport_fast_channel_stress, four_producers_polled)
     EXPECT_EQ(r.errors, 0u);
     EXPECT_GT(r.received, 1000u);
     std::printf("polled: %llu messages\n", static_cast<unsigned long long>(r.received));
+}
+
+TEST(unit_transport_fast_channel_stress, four_producers_deferred_checks_no_lost_wakeup)
+{
+    const stress_result r = run_stress(true, 1.0, true);
+    EXPECT_EQ(r.errors, 0u);
+    EXPECT_EQ(r.timeouts, 0u);
+    EXPECT_GT(r.received, 100u);
 }
 
 TEST(unit_transport_fast_channel_stress, four_producers_armed_no_lost_wakeup)
