@@ -254,35 +254,35 @@ void connection_faults::fire(active &a, const char *what) noexcept
     SC_TRACE(trace::fault(fault_kind_name(a.rule.kind), scope_.link_id, a.rule.text));
 }
 
+template <class Due>
+bool connection_faults::fire_due(fault_kind k, const char *what, Due &&due) noexcept
+{
+    bool any = false;
+    for (active &a : active_)
+        if (a.rule.kind == k && !a.fired && due(a)) {
+            a.fired = true;
+            fire(a, what);
+            any = true;
+        }
+    return any;
+}
+
 bool connection_faults::on_send() noexcept
 {
     std::lock_guard<std::mutex> g(mu_);
-    bool drop = false;
-    for (active &a : active_) {
+    for (active &a : active_)
         if (a.rule.kind == fault_kind::hang && a.rule.after != 0)
             ++a.count; // hang,after=N: counted here, fires in hung()
-        if (a.rule.kind == fault_kind::disconnect && a.rule.after != 0 && !a.fired &&
-            ++a.count == a.rule.after) {
-            a.fired = true;
-            fire(a, "the connection drops after this send");
-            drop = true;
-        }
-    }
-    return drop;
+    return fire_due(fault_kind::disconnect, "the connection drops after this send",
+                    [](active &a) { return a.rule.after != 0 && ++a.count == a.rule.after; });
 }
 
 bool connection_faults::disconnect_due(uint64_t now_ns) noexcept
 {
     std::lock_guard<std::mutex> g(mu_);
-    bool drop = false;
-    for (active &a : active_)
-        if (a.rule.kind == fault_kind::disconnect && a.rule.at_ns != 0 && !a.fired &&
-            now_ns >= up_ns_ + a.rule.at_ns) {
-            a.fired = true;
-            fire(a, "the connection drops now");
-            drop = true;
-        }
-    return drop;
+    return fire_due(fault_kind::disconnect, "the connection drops now", [&](const active &a) {
+        return a.rule.at_ns != 0 && now_ns >= up_ns_ + a.rule.at_ns;
+    });
 }
 
 void connection_faults::delaying() noexcept
@@ -318,14 +318,8 @@ bool connection_faults::submit_again() noexcept
 bool connection_faults::kill_channel() noexcept
 {
     std::lock_guard<std::mutex> g(mu_);
-    bool kill = false;
-    for (active &a : active_)
-        if (a.rule.kind == fault_kind::kill_channel && !a.fired && ++a.count == a.rule.after) {
-            a.fired = true;
-            fire(a, "the connection drops during this fast-path send");
-            kill = true;
-        }
-    return kill;
+    return fire_due(fault_kind::kill_channel, "the connection drops during this fast-path send",
+                    [](active &a) { return ++a.count == a.rule.after; });
 }
 
 bool connection_faults::hung(uint64_t now_ns) noexcept

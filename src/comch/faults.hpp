@@ -133,6 +133,9 @@ private:
         uint64_t hang_until = 0; // hang: end of the hang once it fired (UINT64_MAX: for ever)
     };
     void fire(active &a, const char *what) noexcept;
+    // Under mu_: fires, once each and saying `what`, the rules of kind `k` that have not fired
+    // and for which `due(a)` holds (evaluated only for those); whether any fired.
+    template <class Due> bool fire_due(fault_kind k, const char *what, Due &&due) noexcept;
 
     mutable std::mutex mu_;
     std::vector<active> active_;

@@ -53,6 +53,17 @@ void label_fast(const void *ctx, const char *kind, uint32_t id,
     trace::label(ctx, text);
 }
 
+// A step of a consumer's announce handshake on `conn`, with its outcome.
+void consumer_status(const char *what, const doca_comch_connection &conn, uint32_t id,
+                     doca_error_t status) noexcept
+{
+    trace::event('i', "comch", what)
+        .arg("conn", conn_id(conn))
+        .arg("consumer", id)
+        .arg("status", softcomch::error_name(status))
+        .emit();
+}
+
 } // namespace
 
 void starting(const comch_ctx &ctx, bool server) noexcept
@@ -119,21 +130,13 @@ void received(const doca_comch_connection &conn, uint32_t len) noexcept
 void consumer_announced(const doca_comch_connection &conn, uint32_t id,
                         doca_error_t status) noexcept
 {
-    trace::event('i', "comch", "consumer announced")
-        .arg("conn", conn_id(conn))
-        .arg("consumer", id)
-        .arg("status", softcomch::error_name(status))
-        .emit();
+    consumer_status("consumer announced", conn, id, status);
 }
 
 void consumer_acknowledged(const doca_comch_connection &conn, uint32_t id,
                            doca_error_t status) noexcept
 {
-    trace::event('i', "comch", "consumer acknowledged")
-        .arg("conn", conn_id(conn))
-        .arg("consumer", id)
-        .arg("status", softcomch::error_name(status))
-        .emit();
+    consumer_status("consumer acknowledged", conn, id, status);
 }
 
 void consumer_expired(const doca_comch_connection &conn, uint32_t id) noexcept

@@ -186,24 +186,28 @@ void maybe_sample() noexcept
         sample();
 }
 
+// One fast-path message of `bytes` in the recorder's `messages` and `total` counters (relaxed:
+// sample() reads them when it is due), while tracing is on.
+void count_fast(std::atomic<uint64_t> detail::recorder::*messages,
+                std::atomic<uint64_t> detail::recorder::*total, uint64_t bytes) noexcept
+{
+    if (!on())
+        return;
+    (rec().*messages).fetch_add(1, std::memory_order_relaxed);
+    (rec().*total).fetch_add(bytes, std::memory_order_relaxed);
+    maybe_sample();
+}
+
 } // namespace
 
 void fast_sent(uint64_t bytes) noexcept
 {
-    if (!on())
-        return;
-    rec().tx_messages.fetch_add(1, std::memory_order_relaxed);
-    rec().tx_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    maybe_sample();
+    count_fast(&detail::recorder::tx_messages, &detail::recorder::tx_bytes, bytes);
 }
 
 void fast_received(uint64_t bytes) noexcept
 {
-    if (!on())
-        return;
-    rec().rx_messages.fetch_add(1, std::memory_order_relaxed);
-    rec().rx_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    maybe_sample();
+    count_fast(&detail::recorder::rx_messages, &detail::recorder::rx_bytes, bytes);
 }
 
 void flush_counters() noexcept

@@ -62,39 +62,35 @@ bool doca_buf_inventory::owns(const doca_buf *b) const noexcept
 
 doca_error_t doca_buf_inventory::start()
 {
-    if (started_) {
-        SC_LOG_ERR("doca_buf_inventory_start: the inventory is already started");
-        return DOCA_ERROR_BAD_STATE;
-    }
-    if (!ever_started_)
+    if (doca_error_t rc = state_.require_stopped("doca_buf_inventory_start", "inventory");
+        rc != DOCA_SUCCESS)
+        return rc;
+    if (!state_.ever_started())
         add_chunk(num_elements_);
-    started_ = true;
-    ever_started_ = true;
+    state_.start();
     return DOCA_SUCCESS;
 }
 
 doca_error_t doca_buf_inventory::stop()
 {
-    if (!started_) {
-        SC_LOG_ERR("doca_buf_inventory_stop: the inventory is not started");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_started("doca_buf_inventory_stop", "inventory");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (outstanding_ != 0) {
         SC_LOG_ERR(
             "doca_buf_inventory_stop: %u buf(s) taken from the inventory are not released yet",
             outstanding_);
         return DOCA_ERROR_IN_USE;
     }
-    started_ = false;
+    state_.stop();
     return DOCA_SUCCESS;
 }
 
 doca_error_t doca_buf_inventory::expand(uint32_t n)
 {
-    if (!started_) {
-        SC_LOG_ERR("doca_buf_inventory_expand: the inventory is not started");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_started("doca_buf_inventory_expand", "inventory");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (n == 0 || n > std::numeric_limits<uint32_t>::max() - num_elements_) {
         SC_LOG_ERR("doca_buf_inventory_expand: cannot add %u element(s) to %u (need 1 or more, "
                    "total at most %u)",
@@ -108,7 +104,7 @@ doca_error_t doca_buf_inventory::expand(uint32_t n)
 
 doca_error_t doca_buf_inventory::set_user_data(union doca_data d)
 {
-    if (ever_started_) {
+    if (state_.ever_started()) {
         SC_LOG_ERR(
             "doca_buf_inventory_set_user_data: properties can only be set before the first start");
         return DOCA_ERROR_BAD_STATE;
@@ -132,11 +128,10 @@ doca_error_t doca_buf_inventory::can_destroy() const
 doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
                                          size_t data_len, doca_buf **out)
 {
-    if (!started_) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: the inventory is not started "
-                   "(doca_buf_inventory_start)");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_started("doca_buf_inventory_buf_get_by_args", "inventory",
+                                                 " (doca_buf_inventory_start)");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (!mmap->started()) {
         SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: the mmap is not started (doca_mmap_start)");
         return DOCA_ERROR_BAD_STATE;
@@ -176,11 +171,10 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
 
 doca_error_t doca_buf_inventory::dup(const doca_buf *src, doca_buf **out)
 {
-    if (!started_) {
-        SC_LOG_ERR(
-            "doca_buf_inventory_buf_dup: the inventory is not started (doca_buf_inventory_start)");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_started("doca_buf_inventory_buf_dup", "inventory",
+                                                 " (doca_buf_inventory_start)");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (!src->in_use()) {
         SC_LOG_ERR("doca_buf_inventory_buf_dup: the source buf was already released");
         return DOCA_ERROR_BAD_STATE;

@@ -19,6 +19,7 @@
 #include "common/quarantine.hpp"
 #include "common/visibility.hpp"
 #include "core/buf.hpp"
+#include "core/start_state.hpp"
 
 struct doca_mmap;
 
@@ -44,7 +45,7 @@ struct doca_buf_inventory : softcomch::quarantined<doca_buf_inventory> {
     // doca_buf_inventory_buf_dup.
     SOFTCOMCH_API doca_error_t dup(const doca_buf *src, doca_buf **out);
 
-    bool started() const noexcept { return started_; }
+    bool started() const noexcept { return state_.started(); }
     uint32_t num_elements() const noexcept { return num_elements_; }
     uint32_t num_free() const noexcept { return num_elements_ - outstanding_; }
     uint32_t outstanding() const noexcept { return outstanding_; }
@@ -61,8 +62,7 @@ private:
 
     uint32_t num_elements_;
     uint32_t outstanding_ = 0;
-    bool started_ = false;
-    bool ever_started_ = false;
+    softcomch::core::start_state state_;
     union doca_data user_data_ {};
     struct chunk {
         std::unique_ptr<doca_buf[]> bufs;

@@ -9,8 +9,8 @@
 
 doca_mmap::~doca_mmap()
 {
-    started_ = false;
-    if (ever_started_ && free_cb_ && has_range_)
+    state_.stop();
+    if (state_.ever_started() && free_cb_ && has_range_)
         free_cb_(addr_, len_, free_cb_opaque_);
     for (doca_dev *d : devs_)
         d->release();
@@ -81,7 +81,7 @@ doca_error_t doca_mmap::set_permissions(uint32_t mask)
 
 doca_error_t doca_mmap::require_not_started(const char *func, const char *what) const
 {
-    if (!started_)
+    if (!state_.started())
         return DOCA_SUCCESS;
     SC_LOG_ERR("%s: the mmap is started; %s before doca_mmap_start", func, what);
     return DOCA_ERROR_BAD_STATE;
@@ -97,7 +97,7 @@ doca_error_t doca_mmap::require_device_config(const char *func) const
         SC_LOG_ERR("%s: the mmap has been exported; its devices cannot change", func);
         return DOCA_ERROR_NOT_PERMITTED;
     }
-    if (started_) {
+    if (state_.started()) {
         SC_LOG_ERR("%s: the mmap is started; configure its devices before doca_mmap_start", func);
         return DOCA_ERROR_NOT_PERMITTED;
     }
@@ -185,25 +185,20 @@ doca_error_t doca_mmap::enable_thread_safety()
 
 doca_error_t doca_mmap::start()
 {
-    if (started_) {
-        SC_LOG_ERR("doca_mmap_start: the mmap is already started");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_stopped("doca_mmap_start", "mmap"); rc != DOCA_SUCCESS)
+        return rc;
     if (!has_range_) {
         SC_LOG_ERR("doca_mmap_start: no memory range set (call doca_mmap_set_memrange first)");
         return DOCA_ERROR_BAD_STATE;
     }
-    started_ = true;
-    ever_started_ = true;
+    state_.start();
     return DOCA_SUCCESS;
 }
 
 doca_error_t doca_mmap::stop()
 {
-    if (!started_) {
-        SC_LOG_ERR("doca_mmap_stop: the mmap is not started");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_started("doca_mmap_stop", "mmap"); rc != DOCA_SUCCESS)
+        return rc;
     if (exported_ || from_export_) {
         SC_LOG_ERR("doca_mmap_stop: the mmap was %s; it can only be destroyed",
                    exported_ ? "exported" : "created from an export");
@@ -211,7 +206,7 @@ doca_error_t doca_mmap::stop()
     }
     if (doca_error_t rc = require_unused("doca_mmap_stop", "release them"); rc != DOCA_SUCCESS)
         return rc;
-    started_ = false;
+    state_.stop();
     return DOCA_SUCCESS;
 }
 
@@ -241,10 +236,9 @@ doca_error_t doca_mmap::export_pci(const doca_dev *dev, const void **desc, size_
 {
     (void)desc;
     (void)len;
-    if (!started_) {
-        SC_LOG_ERR("doca_mmap_export_pci: the mmap is not started");
-        return DOCA_ERROR_BAD_STATE;
-    }
+    if (doca_error_t rc = state_.require_started("doca_mmap_export_pci", "mmap");
+        rc != DOCA_SUCCESS)
+        return rc;
     if (from_export_) {
         SC_LOG_ERR("doca_mmap_export_pci: an mmap created from an export cannot be exported again");
         return DOCA_ERROR_NOT_PERMITTED;

@@ -20,6 +20,7 @@
 #include "common/object_tag.hpp"
 #include "common/quarantine.hpp"
 #include "common/visibility.hpp"
+#include "core/start_state.hpp"
 
 struct doca_dev;
 
@@ -59,7 +60,7 @@ struct doca_mmap : softcomch::quarantined<doca_mmap> {
     SOFTCOMCH_API doca_error_t export_pci(const doca_dev *dev, const void **desc, size_t *len);
 
     // ---- queries ----
-    bool started() const noexcept { return started_; }
+    bool started() const noexcept { return state_.started(); }
     bool has_memrange() const noexcept { return has_range_; }
     void *addr() const noexcept { return addr_; }
     size_t len() const noexcept { return len_; }
@@ -93,8 +94,7 @@ private:
     // NOT_PERMITTED (logged) for the device-list setters on a started/exported/imported map.
     doca_error_t require_device_config(const char *func) const;
 
-    bool started_ = false;
-    bool ever_started_ = false;
+    softcomch::core::start_state state_;
     bool has_range_ = false;
     bool exported_ = false;
     bool from_export_ = false;

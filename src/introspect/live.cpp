@@ -23,6 +23,7 @@
 #include "common/posix.hpp"
 #include "common/process_info.hpp"
 #include "common/unique_fd.hpp"
+#include "core/ctx.hpp"
 
 namespace softcomch::introspect {
 
@@ -63,20 +64,11 @@ bool writer_gone(int pid, uint64_t start_time)
     return st.state == 'Z' || st.state == 'X' || (start_time != 0 && st.start_time != start_time);
 }
 
+// The word is the writer's (any value at all): only a doca_ctx_states value becomes one.
 const char *state_text(uint32_t s)
 {
-    switch (s) {
-    case DOCA_CTX_STATE_IDLE:
-        return "IDLE";
-    case DOCA_CTX_STATE_STARTING:
-        return "STARTING";
-    case DOCA_CTX_STATE_RUNNING:
-        return "RUNNING";
-    case DOCA_CTX_STATE_STOPPING:
-        return "STOPPING";
-    default:
-        return "UNKNOWN";
-    }
+    return s <= DOCA_CTX_STATE_STOPPING ? core::state_name(static_cast<doca_ctx_states>(s))
+                                        : "UNKNOWN";
 }
 
 // Copies a slot with `copy` (acquire loads of every field it reads) between two loads of its gen

@@ -52,25 +52,6 @@ bool usable_xdg(const char *xdg) noexcept
     return ::stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) && ::access(xdg, W_OK | X_OK) == 0;
 }
 
-// Makes sure `path` is a directory private to us: created 0700 if missing; refused if it is a
-// symlink, not a directory, or owned by another uid; tightened to 0700 if looser.
-void ensure_private_dir(const std::string &path)
-{
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
-        fail(errno, "softcomch: cannot create runtime directory " + path);
-    struct stat st;
-    if (::lstat(path.c_str(), &st) != 0)
-        fail(errno, "softcomch: cannot stat runtime directory " + path);
-    if (!S_ISDIR(st.st_mode))
-        fail(ENOTDIR, "softcomch: runtime path is not a directory (or is a symlink): " + path);
-    if (st.st_uid != ::geteuid())
-        fail(EACCES, "softcomch: runtime directory " + path + " is owned by uid " +
-                         std::to_string(st.st_uid) + ", not by us (uid " +
-                         std::to_string(::geteuid()) + "); refusing to use it");
-    if ((st.st_mode & 077) != 0 && ::chmod(path.c_str(), 0700) != 0)
-        fail(errno, "softcomch: cannot make runtime directory private: " + path);
-}
-
 // Ids used in file names: a conservative character set (no '/', no '@').
 bool valid_id(const std::string &s) noexcept
 {
@@ -171,6 +152,23 @@ bool dead_tmp(const std::string &name)
 }
 
 } // namespace
+
+void ensure_private_dir(const std::string &path)
+{
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+        fail(errno, "softcomch: cannot create runtime directory " + path);
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0)
+        fail(errno, "softcomch: cannot stat runtime directory " + path);
+    if (!S_ISDIR(st.st_mode))
+        fail(ENOTDIR, "softcomch: runtime path is not a directory (or is a symlink): " + path);
+    if (st.st_uid != ::geteuid())
+        fail(EACCES, "softcomch: runtime directory " + path + " is owned by uid " +
+                         std::to_string(st.st_uid) + ", not by us (uid " +
+                         std::to_string(::geteuid()) + "); refusing to use it");
+    if ((st.st_mode & 077) != 0 && ::chmod(path.c_str(), 0700) != 0)
+        fail(errno, "softcomch: cannot make runtime directory private: " + path);
+}
 
 std::string fabric_name()
 {

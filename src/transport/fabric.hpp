@@ -86,6 +86,12 @@ bool parse_endpoint_info(std::string_view text, const std::string &info_path, en
 // Removes the endpoint's socket file and info file (missing files are not an error).
 void remove_endpoint(const endpoint_info &info) noexcept;
 
+// Makes sure `path` is a directory private to us: created 0700 if missing; refused
+// (std::system_error) if it is a symlink, not a directory, or owned by another uid; tightened
+// to 0700 if looser. For the runtime and fabric directories, and the directories made in them
+// (live_publisher.cpp).
+void ensure_private_dir(const std::string &path);
+
 // ---- diagnostics: a fabric directory judged, never changed ----
 
 // The files of a fabric directory by kind, as sorted file names: info files, socket files, and

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <ctime>
 #include <map>
@@ -45,18 +46,6 @@ std::string file_name(int pid)
     return std::to_string(pid) + std::string(live::k_live_suffix);
 }
 
-// The stats directory inside a fabric directory: private to us, as the fabric directory is.
-void ensure_live_dir(const std::string &dir)
-{
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
-        fail(errno, "cannot create " + dir);
-    struct stat st;
-    if (::lstat(dir.c_str(), &st) != 0)
-        fail(errno, "cannot stat " + dir);
-    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
-        fail(EACCES, dir + " is not a directory of ours");
-}
-
 } // namespace
 
 // One mapped file: this process's figures in one fabric. Shared by the slots claimed in it; the
@@ -75,6 +64,19 @@ public:
     void *base() const noexcept { return map_.base(); }
     // The process that made it (a forked child makes its own: it must not touch this one).
     bool ours() const noexcept { return pid_ == int(::getpid()); }
+
+    // Under mu_: the first free slot of `used`, or used.size() when every one is taken (then
+    // counted in `unpublished`, which the header shows to the readers).
+    static uint32_t first_free(const std::vector<bool> &used,
+                               std::atomic<uint32_t> &unpublished) noexcept
+    {
+        uint32_t i = 0;
+        while (i < used.size() && used[i])
+            ++i;
+        if (i == used.size())
+            unpublished.fetch_add(1, std::memory_order_relaxed);
+        return i;
+    }
 
     const std::string fabric_;
     std::mutex mu_;
@@ -100,7 +102,7 @@ std::shared_ptr<live_file> live_file::make(const std::string &fabric)
     // The directory goes with the last file in it (~live_file): another process may remove it
     // between our mkdir and our open, so both are retried.
     for (int attempt = 0; attempt < 4 && !fd; ++attempt) {
-        ensure_live_dir(dir);
+        ensure_private_dir(dir); // private to us, as the fabric directory is
         fd.reset(::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
         if (!fd && errno != ENOENT)
             break;
@@ -222,13 +224,10 @@ bool live_context_slot::claim(const std::string &fabric, const live_context_iden
         if (!f)
             return false;
         std::lock_guard<std::mutex> g(f->mu_);
-        uint32_t i = 0;
-        while (i < live::k_live_context_slots && f->contexts_used_[i])
-            ++i;
-        if (i == live::k_live_context_slots) {
-            f->header()->contexts_unpublished.fetch_add(1, std::memory_order_relaxed);
+        const uint32_t i =
+            live_file::first_free(f->contexts_used_, f->header()->contexts_unpublished);
+        if (i == live::k_live_context_slots)
             return false;
-        }
         live::context_slot *s = live::context_at(f->base(), i);
         const uint32_t gen = s->gen.load(std::memory_order_relaxed); // even: free
         // Release stores (docs/shm_layout.md, 11.6): a reader that loads one of these loads the
@@ -260,17 +259,26 @@ bool live_context_slot::claim(const std::string &fabric, const live_context_iden
     }
 }
 
-void live_context_slot::release() noexcept
+template <class Slot>
+template <class Also>
+void live_slot<Slot>::give_back(std::vector<bool> live_file::*used, Also &&also) noexcept
 {
     if (!file_)
         return;
     if (file_->ours()) {
         std::lock_guard<std::mutex> g(file_->mu_);
+        // Even again: a reader that sees it reads the slot as free.
         slot_->gen.store(slot_->gen.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-        file_->contexts_used_[index_] = false;
+        ((*file_).*used)[index_] = false;
+        also(*file_);
     }
     slot_ = nullptr;
     file_.reset(); // the last slot of the file removes it
+}
+
+void live_context_slot::release() noexcept
+{
+    give_back(&live_file::contexts_used_, [](live_file &) {});
 }
 
 const std::string &live_context_slot::fabric() const noexcept
@@ -287,13 +295,10 @@ bool live_connection_slot::claim(const live_context_slot &ctx,
         return false;
     live_file &f = *ctx.file_;
     std::lock_guard<std::mutex> g(f.mu_);
-    uint32_t i = 0;
-    while (i < live::k_live_connection_slots && f.connections_used_[i])
-        ++i;
-    if (i == live::k_live_connection_slots) {
-        f.header()->connections_unpublished.fetch_add(1, std::memory_order_relaxed);
+    const uint32_t i =
+        live_file::first_free(f.connections_used_, f.header()->connections_unpublished);
+    if (i == live::k_live_connection_slots)
         return false;
-    }
     live::connection_slot *s = live::connection_at(f.base(), i);
     const uint32_t gen = s->gen.load(std::memory_order_relaxed);
     constexpr auto release = std::memory_order_release; // as for a context slot
@@ -327,22 +332,15 @@ bool live_connection_slot::claim(const live_context_slot &ctx,
 
 void live_connection_slot::release() noexcept
 {
-    if (!file_)
-        return;
-    if (file_->ours()) {
-        std::lock_guard<std::mutex> g(file_->mu_);
-        slot_->gen.store(slot_->gen.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-        file_->connections_used_[index_] = false;
+    give_back(&live_file::connections_used_, [this](live_file &f) {
         // Its context's count, while that slot is still the context's (a context gives its slot
         // back only after its connections, but a count must never wrap).
-        if (file_->contexts_used_[context_]) {
-            live::context_slot *c = live::context_at(file_->base(), context_);
+        if (f.contexts_used_[context_]) {
+            live::context_slot *c = live::context_at(f.base(), context_);
             if (c->connections.load(std::memory_order_relaxed) != 0)
                 c->connections.fetch_sub(1, std::memory_order_relaxed);
         }
-    }
-    slot_ = nullptr;
-    file_.reset();
+    });
 }
 
 } // namespace softcomch::transport

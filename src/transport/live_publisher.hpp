@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/live_layout.hpp"
 
@@ -45,47 +46,56 @@ struct live_connection_identity {
     uint32_t recv_ring_limit = 0;
 };
 
-// A context's slot, released by the destructor. Not thread-safe: one owner.
-class live_context_slot {
+// What the owner of a claimed `Slot` holds: the file (shared with the other slots in it) and the
+// slot's place in it. Not thread-safe: one owner.
+template <class Slot> class live_slot {
+public:
+    live_slot(const live_slot &) = delete;
+    live_slot &operator=(const live_slot &) = delete;
+    Slot *get() const noexcept { return slot_; }
+
+protected:
+    live_slot() noexcept = default;
+    ~live_slot() = default;
+    // Gives the slot back, if any: to its file's table `used` of slots of its kind, and `also`
+    // runs, under the file's lock, when this process made the file (a forked child's copy of the
+    // mapping is its parent's); empties the owner either way. In live_publisher.cpp.
+    template <class Also> void give_back(std::vector<bool> live_file::*used, Also &&also) noexcept;
+
+    std::shared_ptr<live_file> file_;
+    Slot *slot_ = nullptr;
+    uint32_t index_ = 0;
+};
+
+// A context's slot, released by the destructor.
+class live_context_slot : public live_slot<live::context_slot> {
 public:
     live_context_slot() noexcept = default;
     ~live_context_slot() { release(); }
-    live_context_slot(const live_context_slot &) = delete;
-    live_context_slot &operator=(const live_context_slot &) = delete;
 
     // Claims a slot of this process's file for `fabric`, made if missing, filled from `id`.
     // False (and no slot) when none could be claimed.
     bool claim(const std::string &fabric, const live_context_identity &id) noexcept;
     void release() noexcept;
-    live::context_slot *get() const noexcept { return slot_; }
     // The fabric of the slot's file (empty without a slot).
     const std::string &fabric() const noexcept;
 
 private:
     friend class live_connection_slot;
-    std::shared_ptr<live_file> file_;
-    live::context_slot *slot_ = nullptr;
-    uint32_t index_ = 0;
 };
 
-// A connection's slot in its context's file, released by the destructor. One owner.
-class live_connection_slot {
+// A connection's slot in its context's file, released by the destructor.
+class live_connection_slot : public live_slot<live::connection_slot> {
 public:
     live_connection_slot() noexcept = default;
     ~live_connection_slot() { release(); }
-    live_connection_slot(const live_connection_slot &) = delete;
-    live_connection_slot &operator=(const live_connection_slot &) = delete;
 
     // Claims a slot beside `ctx`'s (which must hold one), counted in its `connections`, with
     // zero counters. False (and no slot) when none could be claimed.
     bool claim(const live_context_slot &ctx, const live_connection_identity &id) noexcept;
     void release() noexcept;
-    live::connection_slot *get() const noexcept { return slot_; }
 
 private:
-    std::shared_ptr<live_file> file_;
-    live::connection_slot *slot_ = nullptr;
-    uint32_t index_ = 0;
     uint32_t context_ = 0;
 };
 

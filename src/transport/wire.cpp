@@ -546,6 +546,20 @@ doca_error_t decode(const uint8_t *buf, size_t len, consumer_expire_msg *out) no
     return DOCA_SUCCESS;
 }
 
+namespace {
+
+// One message of type M decoded into `out` (when given) on success only.
+template <class M> doca_error_t decode_as(const uint8_t *buf, size_t len, message *out)
+{
+    M m;
+    const doca_error_t err = decode(buf, len, &m);
+    if (err == DOCA_SUCCESS && out != nullptr)
+        *out = std::move(m);
+    return err;
+}
+
+} // namespace
+
 doca_error_t decode_any(const uint8_t *buf, size_t len, message *out) noexcept
 {
     header h;
@@ -555,48 +569,18 @@ doca_error_t decode_any(const uint8_t *buf, size_t len, message *out) noexcept
     // Dispatch on the (validated) type; each decoder re-checks its own header.
     try {
         switch (static_cast<msg_type>(h.type)) {
-        case msg_type::hello: {
-            hello_msg m;
-            err = decode(buf, len, &m);
-            if (err == DOCA_SUCCESS && out != nullptr)
-                *out = std::move(m);
-            return err;
-        }
-        case msg_type::accept: {
-            accept_msg m;
-            err = decode(buf, len, &m);
-            if (err == DOCA_SUCCESS && out != nullptr)
-                *out = m;
-            return err;
-        }
-        case msg_type::reject: {
-            reject_msg m;
-            err = decode(buf, len, &m);
-            if (err == DOCA_SUCCESS && out != nullptr)
-                *out = std::move(m);
-            return err;
-        }
-        case msg_type::consumer_announce: {
-            consumer_announce_msg m;
-            err = decode(buf, len, &m);
-            if (err == DOCA_SUCCESS && out != nullptr)
-                *out = m;
-            return err;
-        }
-        case msg_type::consumer_ack: {
-            consumer_ack_msg m;
-            err = decode(buf, len, &m);
-            if (err == DOCA_SUCCESS && out != nullptr)
-                *out = m;
-            return err;
-        }
-        case msg_type::consumer_expire: {
-            consumer_expire_msg m;
-            err = decode(buf, len, &m);
-            if (err == DOCA_SUCCESS && out != nullptr)
-                *out = m;
-            return err;
-        }
+        case msg_type::hello:
+            return decode_as<hello_msg>(buf, len, out);
+        case msg_type::accept:
+            return decode_as<accept_msg>(buf, len, out);
+        case msg_type::reject:
+            return decode_as<reject_msg>(buf, len, out);
+        case msg_type::consumer_announce:
+            return decode_as<consumer_announce_msg>(buf, len, out);
+        case msg_type::consumer_ack:
+            return decode_as<consumer_ack_msg>(buf, len, out);
+        case msg_type::consumer_expire:
+            return decode_as<consumer_expire_msg>(buf, len, out);
         }
     } catch (const std::bad_alloc &) {
         return DOCA_ERROR_NO_MEMORY;

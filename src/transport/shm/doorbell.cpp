@@ -18,17 +18,12 @@ doca_error_t doorbell_owner::create(std::shared_ptr<doorbell_owner> &out) noexce
     std::shared_ptr<doorbell_owner> d(new (std::nothrow) doorbell_owner());
     if (!d)
         return DOCA_ERROR_NO_MEMORY;
-    d->fd_.reset(::memfd_create("softcomch-bell", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-    if (!d->fd_)
-        return resource_errno_to_doca(errno);
-    if (::ftruncate(d->fd_.get(), off_t(k_doorbell_size)) != 0)
-        return resource_errno_to_doca(errno);
-    if (doca_error_t err = seal_memfd(d->fd_.get()); err != DOCA_SUCCESS)
+    // Sealed (the client refuses a page it could be cut off from), not reserved, populated.
+    void *base = nullptr;
+    if (doca_error_t err =
+            create_mapped_memfd("softcomch-bell", k_doorbell_size, false, true, d->fd_, &base);
+        err != DOCA_SUCCESS)
         return err;
-    void *base = ::mmap(nullptr, k_doorbell_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-                        d->fd_.get(), 0);
-    if (base == MAP_FAILED)
-        return resource_errno_to_doca(errno);
     // The file reads as zeros: the atomics start at 0; only the header is written, before the
     // descriptor travels (the socket message orders it for the client).
     auto *p = static_cast<doorbell_page *>(base);

@@ -264,29 +264,18 @@ doca_error_t fast_channel::create(const fast_channel_params &p, fast_channel &ou
     if (cap == 0 || p.imm_data_len > k_fast_max_imm)
         return DOCA_ERROR_INVALID_VALUE;
     const uint64_t total = canonical_for(cap).total;
-    // Sealable memfd: the peer gets the fd and must not be able to shrink the file under us
-    // (SIGBUS in the consumer). No shm_open fallback here: the segment of the same connection
-    // already required memfd (or fell back); a channel is always a memfd.
-    unique_fd fd(::memfd_create("softcomch-fast", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-    if (!fd)
-        return resource_errno_to_doca(errno);
-    // A fresh memfd reads as zeros: the version word is 0 ("not published") from the start.
-    if (::ftruncate(fd.get(), off_t(total)) != 0)
-        return resource_errno_to_doca(errno);
-    // Reserve the blocks now (ENOSPC here, not SIGBUS on the data path).
-    if (p.prefault) {
-        const int rc = ::posix_fallocate(fd.get(), 0, off_t(total));
-        if (rc == ENOSPC || rc == ENOMEM || rc == EFBIG)
-            return DOCA_ERROR_NO_MEMORY;
-    }
-    // Freeze the size for both sides: the peer refuses a channel that is not sealed so.
-    if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+    // Sealed memfd: the peer gets the fd and must not be able to shrink the file under us
+    // (SIGBUS in the consumer); it refuses a channel that is not sealed so. No shm_open fallback
+    // here: the segment of the same connection already required memfd (or fell back); a channel
+    // is always a memfd. A fresh memfd reads as zeros: the version word is 0 ("not published")
+    // from the start. Reserved (ENOSPC here, not SIGBUS on the data path) and mapped shared,
+    // populated now (first touch is slow and must not land on the data path).
+    unique_fd fd;
+    void *base = nullptr;
+    if (doca_error_t err =
+            create_mapped_memfd("softcomch-fast", total, p.prefault, p.prefault, fd, &base);
+        err != DOCA_SUCCESS)
         return err;
-    // Shared, populated now (first touch is slow and must not land on the data path).
-    const int mflags = MAP_SHARED | (p.prefault ? MAP_POPULATE : 0);
-    void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
-    if (base == MAP_FAILED)
-        return resource_errno_to_doca(errno);
     populate_write(base, total, p.prefault);
     // Lay out and publish (R20 inside). Cannot fail for parameters checked above.
     const doca_error_t err = init(base, total, p);
@@ -315,17 +304,11 @@ doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &
         expected_size > canonical_for(k_fast_max_capacity).total)
         return DOCA_ERROR_INVALID_VALUE;
     // A sealed memfd (the peer cannot truncate it under our mapping: SIGBUS) of exactly the
-    // announced size. Checked on the fd itself (not a path): what we map is what we checked.
-    uint64_t size = 0;
-    if (check_sealed_memfd(fd, &size) != nullptr || size != expected_size)
-        return DOCA_ERROR_INVALID_VALUE;
-    // Read-write: producers CAS claim_pos/comp_head and write completions. The file is the
-    // peer's: populate only the pages it holds (never allocate for a sparse one).
-    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED)
-        return resource_errno_to_doca(errno);
-    if (prefault)
-        populate_allocated(base, expected_size, fd, 0, expected_size);
+    // announced size, mapped read-write: producers CAS claim_pos/comp_head and write
+    // completions. The file is the peer's: only the pages it holds are populated.
+    void *base = nullptr;
+    if (doca_error_t err = map_peer_memfd(fd, expected_size, prefault, &base); err != DOCA_SUCCESS)
+        return err;
     // Validate everything before a single queue word is used.
     fast_channel_layout lay;
     const doca_error_t err = validate_header(base, expected_size, &lay);

@@ -3,6 +3,7 @@
 // Kernel-side checks of what a peer hands over (peer_checks.hpp).
 #include "transport/shm/peer_checks.hpp"
 
+#include "common/errno_map.hpp"
 #include "transport/shm/memory_detail.hpp"
 
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace softcomch::transport::shm {
 
@@ -142,6 +144,42 @@ doca_error_t seal_memfd(int fd) noexcept
                                                                 : DOCA_ERROR_OPERATING_SYSTEM;
 }
 
+doca_error_t create_sealed_memfd(const char *name, uint64_t size, bool reserve,
+                                 unique_fd &out) noexcept
+{
+    unique_fd fd(::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (!fd)
+        return resource_errno_to_doca(errno);
+    if (::ftruncate(fd.get(), off_t(size)) != 0)
+        return resource_errno_to_doca(errno);
+    if (reserve) {
+        const int rc = ::posix_fallocate(fd.get(), 0, off_t(size));
+        // posix_fallocate returns the error number; EOPNOTSUPP/EINVAL: the filesystem cannot
+        // reserve, carry on (MAP_POPULATE, where asked for, still pre-faults).
+        if (rc == ENOSPC || rc == ENOMEM || rc == EFBIG)
+            return DOCA_ERROR_NO_MEMORY;
+    }
+    if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+        return err;
+    out = std::move(fd);
+    return DOCA_SUCCESS;
+}
+
+doca_error_t create_mapped_memfd(const char *name, uint64_t size, bool reserve, bool populate,
+                                 unique_fd &fd, void **base) noexcept
+{
+    unique_fd f;
+    if (doca_error_t err = create_sealed_memfd(name, size, reserve, f); err != DOCA_SUCCESS)
+        return err;
+    const int mflags = MAP_SHARED | (populate ? MAP_POPULATE : 0);
+    void *m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, mflags, f.get(), 0);
+    if (m == MAP_FAILED)
+        return resource_errno_to_doca(errno);
+    fd = std::move(f);
+    *base = m;
+    return DOCA_SUCCESS;
+}
+
 void populate_allocated(void *map, uint64_t len, int fd, uint64_t file_offset,
                         uint64_t budget) noexcept
 {
@@ -175,6 +213,20 @@ void populate_allocated(void *map, uint64_t len, int fd, uint64_t file_offset,
         }
         pos = std::max<uint64_t>(uint64_t(hole), lo + ps);
     }
+}
+
+doca_error_t map_peer_memfd(int fd, uint64_t size, bool prefault, void **base) noexcept
+{
+    uint64_t file_size = 0;
+    if (check_sealed_memfd(fd, &file_size) != nullptr || file_size != size)
+        return DOCA_ERROR_INVALID_VALUE;
+    void *m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED)
+        return resource_errno_to_doca(errno);
+    if (prefault)
+        populate_allocated(m, size, fd, 0, size);
+    *base = m;
+    return DOCA_SUCCESS;
 }
 
 const char *check_wake_socket(int fd, pid_t peer) noexcept

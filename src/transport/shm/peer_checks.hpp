@@ -66,6 +66,23 @@ const char *check_sealed_memfd(int fd, uint64_t *size) noexcept;
 // DOCA_ERROR_OPERATING_SYSTEM when the kernel refuses.
 doca_error_t seal_memfd(int fd) noexcept;
 
+// A memfd of ours to send (segment, fast channel, doorbell, consumer memory), named `name`:
+// close-on-exec (a program that forks and execs must not leak it), `size` bytes (a fresh file
+// reads as zeros), its blocks reserved now if `reserve` (posix_fallocate: a full tmpfs fails
+// here with DOCA_ERROR_NO_MEMORY instead of raising SIGBUS on first touch in the data path; a
+// filesystem that cannot reserve is no error), and sealed (seal_memfd) so that the peer can
+// neither shrink nor grow it. There is no POSIX shm fallback: the peer refuses a file that is
+// not sealed. `out` gets the file on success only.
+doca_error_t create_sealed_memfd(const char *name, uint64_t size, bool reserve,
+                                 unique_fd &out) noexcept;
+
+// create_sealed_memfd(), then mapped whole, shared and read-write at an address the kernel
+// picks, its page tables populated now if `populate` (MAP_POPULATE: first touch is slow). On
+// success `fd` gets the file and `*base` the mapping (the caller unmaps it); on failure nothing
+// is left behind and neither is written.
+doca_error_t create_mapped_memfd(const char *name, uint64_t size, bool reserve, bool populate,
+                                 unique_fd &fd, void **base) noexcept;
+
 // Pre-faults the pages of a mapping of a peer's file that the file already has (its data
 // extents, found with SEEK_DATA/SEEK_HOLE), so that the data path does not fault on them, and
 // never allocates for holes: a sparse file the peer sends costs this side nothing. `map` maps
@@ -73,6 +90,15 @@ doca_error_t seal_memfd(int fd) noexcept;
 // are populated (MADV_POPULATE_WRITE, Linux 5.14; nothing on older kernels). Best effort.
 void populate_allocated(void *map, uint64_t len, int fd, uint64_t file_offset,
                         uint64_t budget) noexcept;
+
+// Maps a memfd the peer sent (segment, fast channel) whole, shared and read-write, once it is
+// checked to be a sealed memfd (check_sealed_memfd) of exactly `size` bytes: mapping more than
+// the file holds would raise SIGBUS beyond its end, and the seals keep the peer from truncating
+// it under the mapping later. Checked on the fd itself (not a path): what is mapped is what was
+// checked. With `prefault`, only the pages the file already holds are populated
+// (populate_allocated: a sparse file costs this side nothing). DOCA_ERROR_INVALID_VALUE for a
+// file that is not so; `*base` gets the mapping on success only (the caller unmaps it).
+doca_error_t map_peer_memfd(int fd, uint64_t size, bool prefault, void **base) noexcept;
 
 // A wake-up descriptor the peer sends (wake.hpp): one end of an AF_UNIX SOCK_DGRAM socket pair
 // created by the peer process `peer` (its SO_PEERCRED is the creator's).

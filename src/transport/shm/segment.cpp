@@ -116,35 +116,17 @@ doca_error_t segment::create(const segment_params &params, segment &out) noexcep
     if (!canonical_layout(params.rings[c2s], params.rings[s2c], descs, &total))
         return DOCA_ERROR_INVALID_VALUE;
 
-    // The backing file: a sealable memfd (the client refuses a segment that is not sealed, so
-    // there is no fallback to POSIX shm, which cannot be sealed). Close-on-exec: a program that
-    // forks and execs must not leak it.
-    unique_fd fd(::memfd_create("softcomch-seg", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-    if (!fd)
-        return resource_errno_to_doca(errno);
-    // Size the file. A fresh file reads as zeros, which is what the header's reserved fields
-    // and the not-yet-published version word (0) need.
-    if (::ftruncate(fd.get(), off_t(total)) != 0)
-        return resource_errno_to_doca(errno);
-    // Pre-faulting: reserve the blocks now so that a full tmpfs fails here with ENOSPC instead
-    // of raising SIGBUS on first touch in the data path.
-    if (params.prefault) {
-        const int rc = ::posix_fallocate(fd.get(), 0, off_t(total));
-        // posix_fallocate returns the error number; EOPNOTSUPP/EINVAL: filesystem cannot
-        // reserve, carry on (MAP_POPULATE below still pre-faults).
-        if (rc == ENOSPC || rc == ENOMEM || rc == EFBIG)
-            return DOCA_ERROR_NO_MEMORY;
-    }
-    // Seal the size: neither side can shrink (SIGBUS on the peer) or grow the file any more.
-    if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+    // The backing file: a sealed memfd of the segment's size (the client refuses a segment that
+    // is not sealed), reserved and mapped with its page tables populated if asked (ENOSPC here instead of SIGBUS on first touch in the data path). A fresh file
+    // reads as zeros, which is what the header's reserved fields and the not-yet-published
+    // version word (0) need. The kernel picks the address; nothing in the segment depends on it
+    // (offsets only).
+    unique_fd fd;
+    void *base = nullptr;
+    if (doca_error_t err = create_mapped_memfd("softcomch-seg", total, params.prefault,
+                                               params.prefault, fd, &base);
+        err != DOCA_SUCCESS)
         return err;
-
-    // Map it shared; populate the page tables now if asked (first touch is slow). The kernel
-    // picks the address; nothing in the segment depends on it (offsets only).
-    const int mflags = MAP_SHARED | (params.prefault ? MAP_POPULATE : 0);
-    void *base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, mflags, fd.get(), 0);
-    if (base == MAP_FAILED)
-        return resource_errno_to_doca(errno);
 
     // Build the header. The file is zero-filled, so only non-zero fields are written; the
     // atomics' lifetimes start by placement new with their initial values.
@@ -278,22 +260,13 @@ doca_error_t segment::attach(int fd, uint64_t expected_size, segment &out, bool 
     if (fd < 0 || expected_size < k_segment_header_size || expected_size > k_segment_max_size ||
         expected_size % k_segment_align != 0)
         return DOCA_ERROR_INVALID_VALUE;
-    // The file must be exactly the announced size: mapping more than the file holds would
-    // raise SIGBUS on access beyond its end. And it must be a memfd sealed against shrinking
-    // and growing, so that the server cannot truncate it under our mapping later.
-    // Checked on the fd we were given (not on a path): what we map is what we checked.
-    uint64_t size = 0;
-    if (check_sealed_memfd(fd, &size) != nullptr || size != expected_size)
-        return DOCA_ERROR_INVALID_VALUE;
-
-    // Map shared; populate now if asked (first touch is slow), but only the pages the file
-    // holds: it is the server's, and a sparse one must cost this side nothing.
-    // Read-write: the client produces on c2s and updates its consumer words on s2c.
-    void *base = ::mmap(nullptr, expected_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED)
-        return resource_errno_to_doca(errno);
-    if (prefault)
-        populate_allocated(base, expected_size, fd, 0, expected_size);
+    // The file must be a sealed memfd of exactly the announced size (map_peer_memfd), mapped
+    // read-write: the client produces on c2s and updates its consumer words on s2c. Populated
+    // now if asked (first touch is slow), but only the pages the file holds: it is the
+    // server's, and a sparse one must cost this side nothing.
+    void *base = nullptr;
+    if (doca_error_t err = map_peer_memfd(fd, expected_size, prefault, &base); err != DOCA_SUCCESS)
+        return err;
 
     // Validate everything before a single ring word is used. On failure the mapping goes away
     // again and `out` is untouched.

@@ -452,16 +452,13 @@ static doca_error_t share_locked(void *addr, size_t len, shared_range &res) noex
         if (inner_size != 0 && near_map_limit())
             return DOCA_ERROR_NO_MEMORY;
         // Fresh sealed memfd of the widened size.
-        unique_fd fd(::memfd_create("softcomch-mem", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-        if (!fd)
-            return resource_errno_to_doca(errno);
         // Sized to the widened range; a fresh memfd reads as zeros until written. The edge
-        // pages' foreign bytes never go in: those parts of the file stay zero.
-        if (::ftruncate(fd.get(), off_t(size)) != 0)
-            return resource_errno_to_doca(errno);
-        // The peer gets this fd: it must not be able to shrink it under our pointers (SIGBUS);
-        // it refuses one that is not sealed.
-        if (doca_error_t err = seal_memfd(fd.get()); err != DOCA_SUCCESS)
+        // pages' foreign bytes never go in: those parts of the file stay zero. The peer gets
+        // this fd: it must not be able to shrink it under our pointers (SIGBUS); it refuses one
+        // that is not sealed.
+        unique_fd fd;
+        if (doca_error_t err = create_sealed_memfd("softcomch-mem", size, false, fd);
+            err != DOCA_SUCCESS)
             return err;
         // The inode finds our pages in /proc/self/maps later (unshare, fork child).
         struct stat st;
