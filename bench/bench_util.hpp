@@ -78,6 +78,10 @@ percentiles summarize(std::vector<uint64_t> &v);
 void spin_pause(bool single_cpu);
 // Round trips of `payload` bytes between two pinned processes spinning on shared memory.
 percentiles spin_rtt(size_t payload, size_t iters, size_t warmup);
+// The same round trips with both sides asleep between messages: the payload through the same
+// shared mailboxes, each message announced by a write to the peer's eventfd, which the peer waits
+// on in a blocking read (the limit for an event-driven round trip: one wake-up each way).
+percentiles eventfd_rtt(size_t payload, size_t iters, size_t warmup);
 // One-way rate (M messages/s) of 64-byte messages between two pinned processes through a shared
 // ring of `queue` one-line slots, copied in and out: the limit for a one-direction message rate.
 double spin_rate(uint64_t count, uint32_t queue);

@@ -10,10 +10,12 @@
 //   epoll  both sides sleep in epoll_wait() on the notification handle
 // Output: records (bench/bench_report.hpp):
 //   ctrl_rtt_{polled,epoll}_{64B,1KiB,4080B}_{p50,p99,p999} (us); polled ones against the spin
-//     ping-pong of the same size and statistic (measured here too, just before and after: the
-//     better of the two), epoll ones
-//     against base_eventfd_rtt_blocking_64B_<stat> (bench/peers/peer_ipc measures it; the
-//     reader fills the value in)
+//     ping-pong of the same size and statistic, epoll ones against the eventfd ping-pong of the
+//     same size and statistic (both measured here too, just before and after: the better of the
+//     two; the machine's vCPUs move between faster and slower placements from one minute to the
+//     next, so a baseline from another program's minute can be off by 30%)
+//   base_eventfd_rtt_mailbox_{64B,1KiB,4080B}_{p50,p99,p999} (us) that eventfd ping-pong: the
+//     payload through shared mailboxes, one eventfd write and blocking read each way
 //   cpu_per_msg_event_load_ns  user + system CPU time of both processes (getrusage) during the
 //     epoll 64 B ping-pong, divided by the messages (two per round trip)
 //   cpu_idle_event_pct  CPU % of a connected, idle client + server pair, both asleep in epoll
@@ -291,12 +293,41 @@ measurement measure(bool epoll_mode, uint32_t payload, size_t iters, double idle
     return m;
 }
 
-void emit_rtt(const char *mode, uint32_t payload, const percentiles &p, const percentiles *spin)
+// The better of two baseline runs, per statistic (a slow moment only ever makes a run slower).
+percentiles better_of(const percentiles &a, const percentiles &b)
+{
+    percentiles p;
+    p.p50_us = std::min(a.p50_us, b.p50_us);
+    p.p99_us = std::min(a.p99_us, b.p99_us);
+    p.p999_us = std::min(a.p999_us, b.p999_us);
+    return p;
+}
+
+void emit_baseline(const std::string &prefix, const char *subject, const char *mode,
+                   uint32_t payload, const percentiles &p)
 {
     const std::pair<const char *, double> stats[] = {
         {"p50", p.p50_us}, {"p99", p.p99_us}, {"p999", p.p999_us}};
-    const double base[] = {spin ? spin->p50_us : 0, spin ? spin->p99_us : 0,
-                           spin ? spin->p999_us : 0};
+    for (const auto &[stat, v] : stats) {
+        record r;
+        r.metric = prefix + size_name(payload) + "_" + stat;
+        r.value = v;
+        r.unit = "us";
+        r.subject = subject;
+        r.group = "ctrl_rtt";
+        r.size = payload;
+        r.mode = mode;
+        emit(r);
+    }
+}
+
+// `base`: the baseline of the same run (spin for polled, eventfd for epoll), named `base_prefix`.
+void emit_rtt(const char *mode, uint32_t payload, const percentiles &p, const percentiles &b,
+              const std::string &base_prefix)
+{
+    const std::pair<const char *, double> stats[] = {
+        {"p50", p.p50_us}, {"p99", p.p99_us}, {"p999", p.p999_us}};
+    const double base[] = {b.p50_us, b.p99_us, b.p999_us};
     for (int i = 0; i < 3; ++i) {
         record r;
         r.metric =
@@ -306,12 +337,8 @@ void emit_rtt(const char *mode, uint32_t payload, const percentiles &p, const pe
         r.group = "ctrl_rtt";
         r.size = payload;
         r.mode = mode;
-        if (spin) {
-            r.baseline = "base_spin_rtt_" + size_name(payload) + "_" + stats[i].first;
-            r.baseline_value = base[i];
-        } else {
-            r.baseline = std::string("base_eventfd_rtt_blocking_64B_") + stats[i].first;
-        }
+        r.baseline = base_prefix + size_name(payload) + "_" + stats[i].first;
+        r.baseline_value = base[i];
         emit(r);
     }
 }
@@ -347,16 +374,18 @@ int main(int argc, char **argv)
         const percentiles before = spin_rtt(payload, n / 2, n / 20);
         const percentiles api = measure(false, payload, n).client.rtt;
         const percentiles after = spin_rtt(payload, n / 2, n / 20);
-        percentiles spin;
-        spin.p50_us = std::min(before.p50_us, after.p50_us);
-        spin.p99_us = std::min(before.p99_us, after.p99_us);
-        spin.p999_us = std::min(before.p999_us, after.p999_us);
-        emit_rtt("polled", payload, api, &spin);
+        emit_rtt("polled", payload, api, better_of(before, after), "base_spin_rtt_");
     }
+    // Epoll: each size between two eventfd ping-pongs of its own, the same way.
     measurement load{};
     for (uint32_t payload : {64u, 1024u, 4080u}) {
-        const measurement m = measure(true, payload, epoll_iters);
-        emit_rtt("epoll", payload, m.client.rtt, nullptr);
+        const size_t n = epoll_iters;
+        const percentiles before = eventfd_rtt(payload, n / 2, n / 20);
+        const measurement m = measure(true, payload, n);
+        const percentiles after = eventfd_rtt(payload, n / 2, n / 20);
+        const percentiles efd = better_of(before, after);
+        emit_baseline("base_eventfd_rtt_mailbox_", "eventfd", "blocking", payload, efd);
+        emit_rtt("epoll", payload, m.client.rtt, efd, "base_eventfd_rtt_mailbox_");
         if (payload == 64)
             load = m;
     }
