@@ -334,6 +334,9 @@ inline doca_error_t fast_producer::try_claim(uint64_t need, post_entry *out) con
         // ...then hand the slot back. R22: pairs with A22 in fast_consumer::post(): our reads
         // above happen before the consumer rewrites this slot for position p + C.
         s->seq.store(p + mask_ + 1, std::memory_order_release);
+        // The next claim's slot, while the caller copies: a consumer that keeps buffers posted
+        // wrote it long ago, and without the hint its line arrives only when that claim asks.
+        __builtin_prefetch(post_at(p + 1), 1, 3);
         return DOCA_SUCCESS;
     }
 }
@@ -447,6 +450,8 @@ inline doca_error_t fast_producer::publish_completion(const fast_completion &c) 
     // before, including the payload copied into the consumer's buffer, is visible to a
     // consumer that sees "full".
     s->seq.store(p + 1, std::memory_order_release);
+    // The next completion's slot (released by the consumer a lap ago), as in try_claim().
+    __builtin_prefetch(comp_at(p + 1), 1, 3);
     return DOCA_SUCCESS;
 }
 
