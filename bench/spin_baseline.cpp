@@ -208,10 +208,11 @@ struct shared_area {
     alignas(64) std::atomic<uint32_t> child_ready;
 };
 
-} // namespace
-
-// Round trips of `payload` bytes between two pinned processes; `iters` measured after `warmup`.
-percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
+// Round trips of `payload` bytes between two pinned processes through the shared mailboxes;
+// `iters` measured after `warmup`. `how` says how a side learns that message `seq` is in a
+// mailbox: wait(side, box, seq) until it is, signal(side) after publishing one (side 0: the
+// parent, which measures; 1: the child, which echoes).
+template <class How> percentiles mailbox_rtt(size_t payload, size_t iters, size_t warmup, How &how)
 {
     void *mem = mmap(nullptr, sizeof(shared_area), PROT_READ | PROT_WRITE,
                      MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -220,7 +221,6 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
         std::exit(1);
     }
     auto *sh = new (mem) shared_area();
-    const bool single = online_cpus() < 2;
     const size_t total = warmup + iters;
 
     const pid_t child = fork();
@@ -229,28 +229,25 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
         std::exit(1);
     }
     if (child == 0) {
-        pin_to_cpu(single ? 0 : 1);
+        pin_to_cpu(online_cpus() < 2 ? 0 : 1);
         uint8_t buf[k_max_payload];
         sh->child_ready.store(1, std::memory_order_release);
-        spin_bound bound("spin_rtt ping");
         for (uint64_t i = 1; i <= total; ++i) {
             // Wait for ping i, copy it out, copy the reply in, publish it.
-            while (sh->ping.seq.load(std::memory_order_acquire) != i) {
-                spin_pause(single);
-                bound.tick();
-            }
+            how.wait(1, sh->ping, i);
             std::memcpy(buf, sh->ping.payload, payload);
             buf[0] ^= 1;
             std::memcpy(sh->pong.payload, buf, payload);
             sh->pong.seq.store(i, std::memory_order_release);
+            how.signal(1);
         }
         _exit(0);
     }
     if (!pin_to_cpu(0))
         std::printf("# warning: could not pin to CPU 0\n");
-    spin_bound bound("spin_rtt pong");
+    spin_bound bound("mailbox_rtt start");
     while (sh->child_ready.load(std::memory_order_acquire) == 0) {
-        spin_pause(single);
+        spin_pause(online_cpus() < 2);
         bound.tick();
     }
     std::vector<uint64_t> samples;
@@ -261,10 +258,8 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
         const uint64_t t0 = ticks();
         std::memcpy(sh->ping.payload, buf, payload);
         sh->ping.seq.store(i, std::memory_order_release);
-        while (sh->pong.seq.load(std::memory_order_acquire) != i) {
-            spin_pause(single);
-            bound.tick();
-        }
+        how.signal(0);
+        how.wait(0, sh->pong, i);
         std::memcpy(buf, sh->pong.payload, payload);
         const uint64_t t1 = ticks();
         if (i > warmup)
@@ -276,76 +271,68 @@ percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
     return summarize(samples);
 }
 
-percentiles eventfd_rtt(size_t payload, size_t iters, size_t warmup)
-{
-    void *mem = mmap(nullptr, sizeof(shared_area), PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    const int to_child = eventfd(0, EFD_CLOEXEC), to_parent = eventfd(0, EFD_CLOEXEC);
-    if (mem == MAP_FAILED || to_child < 0 || to_parent < 0) {
-        std::perror("eventfd_rtt");
-        std::exit(1);
+// Both sides spin on the sequence word.
+struct spin_how {
+    bool single = online_cpus() < 2;
+    spin_bound bound{"spin_rtt"};
+    void wait(int, const mailbox &m, uint64_t seq)
+    {
+        while (m.seq.load(std::memory_order_acquire) != seq) {
+            spin_pause(single);
+            bound.tick();
+        }
     }
-    auto *sh = new (mem) shared_area();
-    const bool single = online_cpus() < 2;
-    const size_t total = warmup + iters;
-    // A blocking read of the counter, then the message it announced (checked: the baseline
-    // moves what it claims to).
-    auto wait_for = [](int fd, const mailbox &m, uint64_t seq, const char *who) {
-        uint64_t v = 0;
-        if (read(fd, &v, sizeof v) != sizeof v || m.seq.load(std::memory_order_acquire) != seq) {
-            std::fprintf(stderr, "eventfd_rtt: %s: lost message %llu\n", who,
-                         (unsigned long long)seq);
+    void signal(int) {}
+};
+
+// Each side sleeps in a blocking read of its eventfd; the other writes it after publishing.
+struct eventfd_how {
+    int fd[2] = {eventfd(0, EFD_CLOEXEC), eventfd(0, EFD_CLOEXEC)}; // side 0's, side 1's
+    eventfd_how()
+    {
+        if (fd[0] < 0 || fd[1] < 0) {
+            std::perror("eventfd_rtt: eventfd");
             std::exit(1);
         }
-    };
-    auto signal = [](int fd) {
+    }
+    ~eventfd_how()
+    {
+        close(fd[0]);
+        close(fd[1]);
+    }
+    void wait(int side, const mailbox &m, uint64_t seq)
+    {
+        // The counter, then the message it announced (checked: the baseline moves what it
+        // claims to).
+        uint64_t v = 0;
+        if (read(fd[side], &v, sizeof v) != sizeof v ||
+            m.seq.load(std::memory_order_acquire) != seq) {
+            std::fprintf(stderr, "eventfd_rtt: lost message %llu\n", (unsigned long long)seq);
+            std::exit(1);
+        }
+    }
+    void signal(int side)
+    {
         const uint64_t one = 1;
-        if (write(fd, &one, sizeof one) != sizeof one) {
+        if (write(fd[1 - side], &one, sizeof one) != sizeof one) {
             std::perror("eventfd_rtt: write");
             std::exit(1);
         }
-    };
-    const pid_t child = fork();
-    if (child < 0) {
-        std::perror("fork");
-        std::exit(1);
     }
-    if (child == 0) {
-        pin_to_cpu(single ? 0 : 1);
-        uint8_t buf[k_max_payload];
-        for (uint64_t i = 1; i <= total; ++i) {
-            wait_for(to_child, sh->ping, i, "ping");
-            std::memcpy(buf, sh->ping.payload, payload);
-            buf[0] ^= 1;
-            std::memcpy(sh->pong.payload, buf, payload);
-            sh->pong.seq.store(i, std::memory_order_release);
-            signal(to_parent);
-        }
-        _exit(0);
-    }
-    if (!pin_to_cpu(0))
-        std::printf("# warning: could not pin to CPU 0\n");
-    std::vector<uint64_t> samples;
-    samples.reserve(iters);
-    uint8_t buf[k_max_payload];
-    std::memset(buf, 0x5a, sizeof buf);
-    for (uint64_t i = 1; i <= total; ++i) {
-        const uint64_t t0 = ticks();
-        std::memcpy(sh->ping.payload, buf, payload);
-        sh->ping.seq.store(i, std::memory_order_release);
-        signal(to_child);
-        wait_for(to_parent, sh->pong, i, "pong");
-        std::memcpy(buf, sh->pong.payload, payload);
-        const uint64_t t1 = ticks();
-        if (i > warmup)
-            samples.push_back(t1 - t0);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    close(to_child);
-    close(to_parent);
-    munmap(mem, sizeof(shared_area));
-    return summarize(samples);
+};
+
+} // namespace
+
+percentiles spin_rtt(size_t payload, size_t iters, size_t warmup)
+{
+    spin_how how;
+    return mailbox_rtt(payload, iters, warmup, how);
+}
+
+percentiles eventfd_rtt(size_t payload, size_t iters, size_t warmup)
+{
+    eventfd_how how;
+    return mailbox_rtt(payload, iters, warmup, how);
 }
 
 // Prints the machine context line every benchmark starts with.
