@@ -386,6 +386,18 @@ void remove_endpoint(const endpoint_info &info) noexcept
     } catch (...) {
         // Not an endpoint path: nothing else to remove.
     }
+    if (const size_t slash = info.socket_path.rfind('/'); slash != std::string::npos && slash > 0)
+        release_fabric_dir(info.socket_path.substr(0, slash));
+}
+
+void release_fabric_dir(const std::string &dir) noexcept
+{
+    // Only a directory of our own, as fabric_dir() made it: never follow a symlink planted in
+    // its place (rmdir does not follow one, and the name is checked anyway).
+    struct stat st;
+    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+        return;
+    ::rmdir(dir.c_str()); // ENOTEMPTY while another endpoint or stats file is there: kept
 }
 
 bool endpoint_dead(const endpoint_info &e) noexcept

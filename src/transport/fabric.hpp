@@ -85,6 +85,11 @@ bool parse_endpoint_info(std::string_view text, const std::string &info_path, en
 
 // Removes the endpoint's socket file and info file (missing files are not an error).
 void remove_endpoint(const endpoint_info &info) noexcept;
+// Removes the fabric directory `dir` if nothing is left in it (rmdir refuses otherwise, which is
+// atomic against a server binding its socket there). So a fabric leaves no trace once its last
+// server and stats file are gone; whoever uses the fabric next makes the directory again, and a
+// server or stats file that loses the race to an rmdir sees ENOENT and retries.
+void release_fabric_dir(const std::string &dir) noexcept;
 
 // Makes sure `path` is a directory private to us: created 0700 if missing; refused
 // (std::system_error) if it is a symlink, not a directory, or owned by another uid; tightened

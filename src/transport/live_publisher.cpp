@@ -95,13 +95,14 @@ private:
 std::shared_ptr<live_file> live_file::make(const std::string &fabric)
 {
     const int pid = int(::getpid());
-    const std::string dir = live_dir(fabric_dir(fabric));
+    const std::string dir = live_dir(fabric_dir_path(fabric));
     const std::string path = dir + "/" + file_name(pid);
     const std::string tmp = path + std::string(live::k_live_tmp_suffix);
     unique_fd fd;
-    // The directory goes with the last file in it (~live_file): another process may remove it
-    // between our mkdir and our open, so both are retried.
+    // The directories go with the last file in them (~live_file, release_fabric_dir): another
+    // process may remove them between our mkdir and our open, so both are retried.
     for (int attempt = 0; attempt < 4 && !fd; ++attempt) {
+        (void)fabric_dir(fabric);
         ensure_private_dir(dir); // private to us, as the fabric directory is
         fd.reset(::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
         if (!fd && errno != ENOENT)
@@ -180,8 +181,10 @@ live_file::~live_file()
     if (it != r.files.end() && !it->second.expired())
         return;
     ::unlink(path_.c_str()); // the reader removes those of processes that died instead
-    // Fails unless it was the last file: a fabric directory is left as it was found.
-    ::rmdir(path_.substr(0, path_.rfind('/')).c_str());
+    // Each fails unless it held the last file: the stats directory, then the fabric directory.
+    const std::string dir = path_.substr(0, path_.rfind('/'));
+    ::rmdir(dir.c_str());
+    release_fabric_dir(dir.substr(0, dir.rfind('/')));
     if (it != r.files.end())
         r.files.erase(it);
 }

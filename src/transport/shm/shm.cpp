@@ -21,14 +21,19 @@ doca_error_t open_listener(const endpoint_info &requested,
 {
     endpoint_info info = requested;
     const std::string fabric = fabric_name();
-    try {
-        info.socket_path = endpoint_socket_path(fabric_dir(fabric), info.key);
-    } catch (const std::system_error &e) {
-        why = "cannot use fabric '" + fabric + "': " + e.what();
-        return DOCA_ERROR_INITIALIZATION;
-    }
     std::unique_ptr<listener> l;
-    const doca_error_t rc = listener::open(info, l);
+    doca_error_t rc = DOCA_ERROR_NOT_FOUND;
+    // NOT_FOUND: the fabric directory went between our mkdir and our bind (its last endpoint
+    // left and removed it, release_fabric_dir): make it again and retry.
+    for (int attempt = 0; attempt < 4 && rc == DOCA_ERROR_NOT_FOUND; ++attempt) {
+        try {
+            info.socket_path = endpoint_socket_path(fabric_dir(fabric), info.key);
+        } catch (const std::system_error &e) {
+            why = "cannot use fabric '" + fabric + "': " + e.what();
+            return DOCA_ERROR_INITIALIZATION;
+        }
+        rc = listener::open(info, l);
+    }
     if (rc == DOCA_ERROR_ALREADY_EXIST)
         return rc;
     if (rc != DOCA_SUCCESS) {

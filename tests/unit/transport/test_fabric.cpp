@@ -222,6 +222,41 @@ TEST_F(unit_transport_fabric, info_file_round_trip)
     EXPECT_FALSE(exists(ip));
 }
 
+TEST_F(unit_transport_fabric, the_last_endpoint_takes_the_fabric_directory_with_it)
+{
+    const std::string dir = fabric_dir("f5");
+    endpoint_info a = make_info(dir, "a", getpid());
+    endpoint_info b = make_info(dir, "b", getpid());
+    unique_fd fa, fb;
+    ASSERT_EQ(listen_at(a.socket_path, fa), DOCA_SUCCESS);
+    write_endpoint_info(a);
+    ASSERT_EQ(listen_at(b.socket_path, fb), DOCA_SUCCESS);
+    write_endpoint_info(b);
+    // Another endpoint is left: the directory stays, with it.
+    remove_endpoint(a);
+    ASSERT_TRUE(exists(dir));
+    EXPECT_TRUE(exists(b.socket_path));
+    // The last one: nothing of the fabric is left behind.
+    remove_endpoint(b);
+    EXPECT_FALSE(exists(dir));
+    // A server that bound into the old directory's name now finds it gone (the race it retries
+    // after making the directory again); fabric_dir() makes it again.
+    unique_fd late;
+    EXPECT_EQ(listen_at(a.socket_path, late), DOCA_ERROR_NOT_FOUND);
+    EXPECT_EQ(fabric_dir("f5"), dir);
+    EXPECT_EQ(listen_at(a.socket_path, late), DOCA_SUCCESS);
+    // A file of someone else's in the directory keeps it (rmdir only removes an empty one).
+    const std::string other = dir + "/not-ours";
+    unique_fd f(open(other.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+    ASSERT_TRUE(f);
+    ::unlink(a.socket_path.c_str());
+    release_fabric_dir(dir);
+    EXPECT_TRUE(exists(other));
+    ::unlink(other.c_str());
+    release_fabric_dir(dir);
+    EXPECT_FALSE(exists(dir));
+}
+
 TEST_F(unit_transport_fabric, list_endpoints_cleans_stale_entries)
 {
     const std::string dir = fabric_dir("f4");
