@@ -303,42 +303,29 @@ percentiles better_of(const percentiles &a, const percentiles &b)
     return p;
 }
 
-void emit_baseline(const std::string &prefix, const char *subject, const char *mode,
-                   uint32_t payload, const percentiles &p)
+// One record per statistic, named `prefix<size>_<stat>`; with `base`, against the record
+// `base_prefix<size>_<stat>` of the same run, whose value it carries.
+void emit_stats(const std::string &prefix, const char *subject, const char *mode, uint32_t payload,
+                const percentiles &p, const percentiles *base = nullptr,
+                const std::string &base_prefix = {})
 {
-    const std::pair<const char *, double> stats[] = {
-        {"p50", p.p50_us}, {"p99", p.p99_us}, {"p999", p.p999_us}};
-    for (const auto &[stat, v] : stats) {
+    const char *stats[] = {"p50", "p99", "p999"};
+    const double value[] = {p.p50_us, p.p99_us, p.p999_us};
+    const double base_value[] = {base ? base->p50_us : 0, base ? base->p99_us : 0,
+                                 base ? base->p999_us : 0};
+    for (int i = 0; i < 3; ++i) {
         record r;
-        r.metric = prefix + size_name(payload) + "_" + stat;
-        r.value = v;
+        r.metric = prefix + size_name(payload) + "_" + stats[i];
+        r.value = value[i];
         r.unit = "us";
         r.subject = subject;
         r.group = "ctrl_rtt";
         r.size = payload;
         r.mode = mode;
-        emit(r);
-    }
-}
-
-// `base`: the baseline of the same run (spin for polled, eventfd for epoll), named `base_prefix`.
-void emit_rtt(const char *mode, uint32_t payload, const percentiles &p, const percentiles &b,
-              const std::string &base_prefix)
-{
-    const std::pair<const char *, double> stats[] = {
-        {"p50", p.p50_us}, {"p99", p.p99_us}, {"p999", p.p999_us}};
-    const double base[] = {b.p50_us, b.p99_us, b.p999_us};
-    for (int i = 0; i < 3; ++i) {
-        record r;
-        r.metric =
-            std::string("ctrl_rtt_") + mode + "_" + size_name(payload) + "_" + stats[i].first;
-        r.value = stats[i].second;
-        r.unit = "us";
-        r.group = "ctrl_rtt";
-        r.size = payload;
-        r.mode = mode;
-        r.baseline = base_prefix + size_name(payload) + "_" + stats[i].first;
-        r.baseline_value = base[i];
+        if (base) {
+            r.baseline = base_prefix + size_name(payload) + "_" + stats[i];
+            r.baseline_value = base_value[i];
+        }
         emit(r);
     }
 }
@@ -374,7 +361,9 @@ int main(int argc, char **argv)
         const percentiles before = spin_rtt(payload, n / 2, n / 20);
         const percentiles api = measure(false, payload, n).client.rtt;
         const percentiles after = spin_rtt(payload, n / 2, n / 20);
-        emit_rtt("polled", payload, api, better_of(before, after), "base_spin_rtt_");
+        const percentiles spin = better_of(before, after);
+        emit_stats("ctrl_rtt_polled_", "softcomch", "polled", payload, api, &spin,
+                   "base_spin_rtt_");
     }
     // Epoll: each size between two eventfd ping-pongs of its own, the same way.
     measurement load{};
@@ -384,8 +373,9 @@ int main(int argc, char **argv)
         const measurement m = measure(true, payload, n);
         const percentiles after = eventfd_rtt(payload, n / 2, n / 20);
         const percentiles efd = better_of(before, after);
-        emit_baseline("base_eventfd_rtt_mailbox_", "eventfd", "blocking", payload, efd);
-        emit_rtt("epoll", payload, m.client.rtt, efd, "base_eventfd_rtt_mailbox_");
+        emit_stats("base_eventfd_rtt_mailbox_", "eventfd", "blocking", payload, efd);
+        emit_stats("ctrl_rtt_epoll_", "softcomch", "epoll", payload, m.client.rtt, &efd,
+                   "base_eventfd_rtt_mailbox_");
         if (payload == 64)
             load = m;
     }
