@@ -106,11 +106,14 @@ doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *va
         out->text = *value;
         return DOCA_SUCCESS;
     case DOCA_ARGP_TYPE_INT:
-        if (parse_int(*value, &out->i))
+    case DOCA_ARGP_TYPE_DOUBLE: {
+        const bool integer = p.type_ == DOCA_ARGP_TYPE_INT;
+        if (integer ? parse_int(*value, &out->i) : parse_double(*value, &out->d))
             return DOCA_SUCCESS;
-        SC_ARGP_MSG(log::error, "Flag %s expects an integer, got \"%s\"", name.c_str(),
-                    value->c_str());
+        SC_ARGP_MSG(log::error, "Flag %s expects %s, got \"%s\"", name.c_str(),
+                    integer ? "an integer" : "a number", value->c_str());
         break;
+    }
     case DOCA_ARGP_TYPE_BOOLEAN:
         if (value == nullptr) {
             out->b = true;
@@ -119,12 +122,6 @@ doca_error_t parser::convert_cli(const doca_argp_param &p, const std::string *va
         if (parse_bool(*value, &out->b))
             return DOCA_SUCCESS;
         SC_ARGP_MSG(log::error, "Flag %s is a switch; \"%s\" is not true or false", name.c_str(),
-                    value->c_str());
-        break;
-    case DOCA_ARGP_TYPE_DOUBLE:
-        if (parse_double(*value, &out->d))
-            return DOCA_SUCCESS;
-        SC_ARGP_MSG(log::error, "Flag %s expects a number, got \"%s\"", name.c_str(),
                     value->c_str());
         break;
     case DOCA_ARGP_TYPE_JSON_OBJ: {

@@ -25,51 +25,65 @@ const doca_argp_param *parser::find_json_key(const std::string &name) const
     return nullptr;
 }
 
+namespace {
+
+// A JSON value for an integer flag: a number within int's range, or a string holding one.
+bool json_int(const json::value &v, int *out)
+{
+    if (v.is_string())
+        return parse_int(v.as_string(), out);
+    if (!v.is_number())
+        return false;
+    try {
+        const int64_t n = v.as_int();
+        if (n < INT32_MIN || n > INT32_MAX)
+            return false;
+        *out = int(n);
+        return true;
+    } catch (const json::type_error &) {
+        return false; // a number with a fraction
+    }
+}
+
+} // namespace
+
 doca_error_t parser::convert_json(const doca_argp_param &p, const json::value &v, occurrence *out)
 {
     const char *name = p.long_name_.c_str();
     out->param = &p;
+    // Whether the value's JSON type is one this flag takes; the value is stored when it is.
+    bool fits = false;
     switch (p.type_) {
-    case DOCA_ARGP_TYPE_STRING:
-        if (v.is_string()) {
-            out->text = v.as_string();
-            return DOCA_SUCCESS;
-        }
-        break;
     case DOCA_ARGP_TYPE_INT:
-        if (v.is_number()) {
-            try {
-                const int64_t n = v.as_int();
-                if (n >= INT32_MIN && n <= INT32_MAX) {
-                    out->i = int(n);
-                    return DOCA_SUCCESS;
-                }
-            } catch (const json::type_error &) {
-            }
-        } else if (v.is_string() && parse_int(v.as_string(), &out->i)) {
+        if (json_int(v, &out->i))
             return DOCA_SUCCESS;
-        }
         SC_ARGP_MSG(log::error, "JSON key \"%s\" expects an integer", name);
         return usage_error(DOCA_ERROR_INVALID_VALUE);
-    case DOCA_ARGP_TYPE_BOOLEAN:
-        if (v.is_bool()) {
-            out->b = v.as_bool();
-            return DOCA_SUCCESS;
-        }
-        break;
-    case DOCA_ARGP_TYPE_DOUBLE:
-        if (v.is_number()) {
-            out->d = v.as_double();
-            return DOCA_SUCCESS;
-        }
+    case DOCA_ARGP_TYPE_STRING:
+        fits = v.is_string();
+        if (fits)
+            out->text = v.as_string();
         break;
     case DOCA_ARGP_TYPE_JSON_OBJ:
         out->text = json::dump(v, 0);
         return DOCA_SUCCESS;
-    case DOCA_ARGP_TYPE_UNKNOWN:
+    case DOCA_ARGP_TYPE_BOOLEAN:
+        fits = v.is_bool();
+        if (fits)
+            out->b = v.as_bool();
+        break;
+    case DOCA_ARGP_TYPE_UNKNOWN: // no value fits
+        break;
+    case DOCA_ARGP_TYPE_DOUBLE:
+        fits = v.is_number();
+        if (fits)
+            out->d = v.as_double();
+        break;
     default:
         break;
     }
+    if (fits)
+        return DOCA_SUCCESS;
     SC_ARGP_MSG(log::error, "JSON key \"%s\": a %s does not fit this flag", name, v.type_name());
     return usage_error(DOCA_ERROR_INVALID_VALUE);
 }

@@ -97,6 +97,25 @@ bool takes(fault_kind k, std::string_view key) noexcept
     return false;
 }
 
+// What a rule of its kind still lacks ("ms=N"), or nullptr when it is complete.
+const char *missing_parameter(const fault_rule &r) noexcept
+{
+    switch (r.kind) {
+    case fault_kind::disconnect:
+    case fault_kind::hang:
+        return (r.after != 0) == (r.at_ns != 0) ? "exactly one of after=N and at=T" : nullptr;
+    case fault_kind::delay:
+        return r.delay_ns == 0 ? "ms=N" : nullptr;
+    case fault_kind::submit_again:
+        return r.every == 0 ? "every=N" : nullptr;
+    case fault_kind::kill_channel:
+        return r.after == 0 ? "after=N" : nullptr;
+    case fault_kind::consumer_start_fail:
+        break;
+    }
+    return nullptr;
+}
+
 // One rule; false with *why on a mistake.
 bool parse_rule(std::string_view text, fault_rule *r, std::string *why)
 {
@@ -157,35 +176,9 @@ bool parse_rule(std::string_view text, fault_rule *r, std::string *why)
             return false;
         }
     }
-    // What each fault needs.
-    switch (r->kind) {
-    case fault_kind::disconnect:
-    case fault_kind::hang:
-        if ((r->after != 0) == (r->at_ns != 0)) {
-            *why = "\"" + fault + "\" needs exactly one of after=N and at=T";
-            return false;
-        }
-        break;
-    case fault_kind::delay:
-        if (r->delay_ns == 0) {
-            *why = "\"delay\" needs ms=N";
-            return false;
-        }
-        break;
-    case fault_kind::submit_again:
-        if (r->every == 0) {
-            *why = "\"submit-again\" needs every=N";
-            return false;
-        }
-        break;
-    case fault_kind::kill_channel:
-        if (r->after == 0) {
-            *why = "\"kill-channel\" needs after=N";
-            return false;
-        }
-        break;
-    case fault_kind::consumer_start_fail:
-        break;
+    if (const char *missing = missing_parameter(*r)) {
+        *why = "\"" + fault + "\" needs " + missing;
+        return false;
     }
     return true;
 }

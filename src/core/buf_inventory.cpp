@@ -34,6 +34,22 @@ doca_buf *doca_buf_inventory::take() noexcept
     return b;
 }
 
+doca_buf *doca_buf_inventory::take_bound(doca_mmap *mmap, uint8_t *head, size_t len, uint8_t *data,
+                                         size_t data_len) noexcept
+{
+    doca_buf *b = take();
+    if (!b)
+        return nullptr;
+    b->mmap_ = mmap;
+    b->head_ = head;
+    b->len_ = len;
+    b->data_ = data;
+    b->data_len_ = data_len;
+    b->refcount_ = 1;
+    mmap->buf_acquired();
+    return b;
+}
+
 void doca_buf_inventory::put(doca_buf *b) noexcept
 {
     b->mmap_ = nullptr;
@@ -125,11 +141,15 @@ doca_error_t doca_buf_inventory::can_destroy() const
     return DOCA_SUCCESS;
 }
 
+doca_error_t doca_buf_inventory::require_started_for_bufs(const char *func) const noexcept
+{
+    return state_.require_started(func, "inventory", " (doca_buf_inventory_start)");
+}
+
 doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
                                          size_t data_len, doca_buf **out)
 {
-    if (doca_error_t rc = state_.require_started("doca_buf_inventory_buf_get_by_args", "inventory",
-                                                 " (doca_buf_inventory_start)");
+    if (doca_error_t rc = require_started_for_bufs("doca_buf_inventory_buf_get_by_args");
         rc != DOCA_SUCCESS)
         return rc;
     if (!mmap->started()) {
@@ -151,28 +171,21 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
                    data, data_len, addr, len);
         return DOCA_ERROR_INVALID_VALUE;
     }
-    doca_buf *b = take();
+    doca_buf *b =
+        take_bound(mmap, static_cast<uint8_t *>(addr), len, static_cast<uint8_t *>(data), data_len);
     if (!b) {
         SC_LOG_ERR(
             "doca_buf_inventory_buf_get_by_args: all %u element(s) of the inventory are in use",
             num_elements_);
         return DOCA_ERROR_NO_MEMORY;
     }
-    b->mmap_ = mmap;
-    b->head_ = static_cast<uint8_t *>(addr);
-    b->len_ = len;
-    b->data_ = static_cast<uint8_t *>(data);
-    b->data_len_ = data_len;
-    b->refcount_ = 1;
-    mmap->buf_acquired();
     *out = b;
     return DOCA_SUCCESS;
 }
 
 doca_error_t doca_buf_inventory::dup(const doca_buf *src, doca_buf **out)
 {
-    if (doca_error_t rc = state_.require_started("doca_buf_inventory_buf_dup", "inventory",
-                                                 " (doca_buf_inventory_start)");
+    if (doca_error_t rc = require_started_for_bufs("doca_buf_inventory_buf_dup");
         rc != DOCA_SUCCESS)
         return rc;
     if (!src->in_use()) {
@@ -191,22 +204,15 @@ doca_error_t doca_buf_inventory::dup(const doca_buf *src, doca_buf **out)
             num_free());
         return DOCA_ERROR_NO_MEMORY;
     }
+    // The copy is built as a list: the first descriptor is its head, each next one is linked
+    // after the previous (the source's list order).
     doca_buf *head = nullptr, *prev = nullptr;
     for (const doca_buf *s = src; s; s = s->next_) {
-        doca_buf *b = take(); // cannot fail: counted above
-        b->mmap_ = s->mmap_;
-        b->head_ = s->head_;
-        b->len_ = s->len_;
-        b->data_ = s->data_;
-        b->data_len_ = s->data_len_;
-        b->refcount_ = 1;
+        // Cannot fail: counted above.
+        doca_buf *b = take_bound(s->mmap_, s->head_, s->len_, s->data_, s->data_len_);
+        (prev ? prev->next_ : head) = b;
         b->prev_ = prev;
-        if (prev)
-            prev->next_ = b;
-        else
-            head = b;
         prev = b;
-        b->mmap_->buf_acquired();
     }
     *out = head;
     return DOCA_SUCCESS;

@@ -59,6 +59,12 @@ struct doca_buf_inventory : softcomch::quarantined<doca_buf_inventory> {
 private:
     void add_chunk(uint32_t n);
     doca_buf *take() noexcept;
+    // Handing out descriptors needs a started inventory; logs the refusal as `func`.
+    doca_error_t require_started_for_bufs(const char *func) const noexcept;
+    // A free descriptor for [head, head + len) of `mmap` with the data window [data, + data_len),
+    // unlinked, with a reference count of 1 (the mmap counts it); nullptr when none is free.
+    doca_buf *take_bound(doca_mmap *mmap, uint8_t *head, size_t len, uint8_t *data,
+                         size_t data_len) noexcept;
 
     uint32_t num_elements_;
     uint32_t outstanding_ = 0;

@@ -638,6 +638,41 @@ TEST_F(Argp, LoggerCallbackReceivesParserMessages)
     EXPECT_EQ(doca_argp_disable_logger_callback(), DOCA_ERROR_BAD_STATE);
 }
 
+// Every value that does not fit its flag's type is refused with a message naming the flag and
+// the type it takes, from the command line and from a JSON file alike.
+TEST_F(Argp, ValuesOfTheWrongTypeNameTheFlagAndItsType)
+{
+    auto logger = [](doca_log_level, const char *format, va_list args) -> doca_error_t {
+        char text[512];
+        vsnprintf(text, sizeof(text), format, args);
+        g_logged.push_back(text);
+        return DOCA_SUCCESS;
+    };
+    // One parse per parser: each case gets a fresh one (the fixture made the first).
+    const auto refused = [&](std::vector<std::string> args) {
+        (void)doca_argp_destroy();
+        EXPECT_EQ(doca_argp_init("test_prog", &cfg_), DOCA_SUCCESS);
+        register_basic();
+        EXPECT_EQ(doca_argp_register_logger_callback(logger), DOCA_SUCCESS);
+        g_logged.clear();
+        std::string out;
+        EXPECT_EQ(start_captured(std::move(args), &out), DOCA_ERROR_INVALID_VALUE);
+        return g_logged.empty() ? std::string() : g_logged[0];
+    };
+    EXPECT_EQ(refused({"-i", "12x"}), "Flag --int expects an integer, got \"12x\"");
+    EXPECT_EQ(refused({"--double", "half"}), "Flag --double expects a number, got \"half\"");
+    EXPECT_EQ(refused({"-j", write_json(R"({"doca_program_flags": {"int": 1.5}})")}),
+              "JSON key \"int\" expects an integer");
+    EXPECT_EQ(refused({"-j", write_json(R"({"doca_program_flags": {"int": "1x"}})")}),
+              "JSON key \"int\" expects an integer");
+    for (const char *key : {"str", "bool", "double"})
+        EXPECT_NE(refused({"-j", write_json(std::string(R"({"doca_program_flags": {")") + key +
+                                            R"(": {}}})")})
+                      .find("does not fit this flag"),
+                  std::string::npos)
+            << key;
+}
+
 TEST_F(Argp, JsonConfiguration)
 {
     register_basic();

@@ -280,14 +280,9 @@ struct fast_channel_layout {
 
 class fast_channel {
 public:
-    fast_channel() noexcept = default;
-    // Moves transfer the mapping and the fd; the source is left empty (valid() == false).
-    fast_channel(fast_channel &&other) noexcept = default;
-    fast_channel &operator=(fast_channel &&other) noexcept = default;
-    fast_channel(const fast_channel &) = delete;
-    fast_channel &operator=(const fast_channel &) = delete;
-    // fast_consumer / fast_producer objects bound to this memory must not outlive it.
-    ~fast_channel() = default;
+    // Move-only (rule of zero: the fd and the mapping are move-only members). A move transfers
+    // the mapping and the fd and leaves the source empty (valid() == false). fast_consumer /
+    // fast_producer objects bound to this memory must not outlive it.
 
     // Queue capacity for `num_tasks` tasks: the smallest power of two >= num_tasks and >= 2
     // (the per-slot sequence protocol needs two slots to tell "posted" from "free for the

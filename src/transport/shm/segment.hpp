@@ -128,15 +128,10 @@ struct segment_layout {
 
 class segment {
 public:
-    segment() noexcept = default;
-    // Moves transfer the mapping and the fd; the source is left empty (valid() == false).
-    segment(segment &&other) noexcept = default;
-    segment &operator=(segment &&other) noexcept = default;
-    segment(const segment &) = delete;
-    segment &operator=(const segment &) = delete;
-    // The mapping goes with the object. Rings attached to it must not outlive it (their pointers
-    // would dangle); the owner (the connection) destroys rings first.
-    ~segment() = default;
+    // Move-only (rule of zero: the fd and the mapping are move-only members). A move transfers
+    // the mapping and the fd and leaves the source empty (valid() == false). The mapping goes
+    // with the object: rings attached to it must not outlive it (their pointers would dangle);
+    // the owner (the connection) destroys rings first.
 
     // Bytes of a segment with these rings (header + two page-aligned rings); 0 if invalid.
     static uint64_t size_for(const ring_params &c2s_params, const ring_params &s2c_params) noexcept;
