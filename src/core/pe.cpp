@@ -213,9 +213,20 @@ uint8_t doca_pe::progress()
     } scope{*this};
     unsigned work = deliver_completions(k_completion_budget);
 
+    // Fast path. Index loop: a callback may connect a new context (never remove one: contexts
+    // leave the engine only when destroyed, which is refused unless IDLE and not in progress).
+    for (size_t i = 0; i < ctxs_.size(); ++i)
+        if (doca_ctx *ctx = ctxs_[i])
+            work += ctx->poll();
+
     // Slow path: at most once per service interval unless something asked for it. The coarse
     // clock keeps this check cheap on every call; it advances once per kernel tick, so the
-    // slow path runs once per max(interval, tick).
+    // slow path runs once per max(interval, tick). After the contexts' polls: the first call
+    // after a wake-up delivers the message that woke it (and sends the answer its callback
+    // makes) before the descriptors that fired are drained, so the draining system calls are
+    // off the round trip. What the slow path finds (a control message, a hang-up, a timer)
+    // is handled in this same call either way; the two never had an order between them (the
+    // rings are polled on every call, the descriptors once per interval).
     uint64_t now = softcomch::coarse_now_ns();
     if (force_service_ || now >= next_service_ns_) {
         force_service_ = false;
@@ -223,25 +234,24 @@ uint8_t doca_pe::progress()
         service_fds(now);
     }
 
-    // Fast path. Index loop: a callback may connect a new context (never remove one: contexts
-    // leave the engine only when destroyed, which is refused unless IDLE and not in progress).
-    for (size_t i = 0; i < ctxs_.size(); ++i)
-        if (doca_ctx *ctx = ctxs_[i])
-            work += ctx->poll();
-
     work += deliver_completions(k_completion_budget);
     return work != 0 ? 1 : 0;
 }
 
 doca_error_t doca_pe::request_notification()
 {
+    // Completions waiting for the next progress (a send submitted just before this call, the
+    // usual case): the handle must be readable at once, and the contexts are not armed. An arm
+    // would only make the peers send wake-ups (system calls on their side, while they answer)
+    // that this engine, which is not going to sleep, drains afterwards.
     bool busy = !completions_.empty();
     uint64_t timeout_ns = 0;
-    for (doca_ctx *ctx : ctxs_) {
+    for (size_t i = 0; !busy && i < ctxs_.size(); ++i) {
+        doca_ctx *ctx = ctxs_[i];
         if (!ctx)
             continue;
         softcomch::core::arm_result r = ctx->try_arm();
-        busy = busy || r.busy;
+        busy = r.busy;
         if (r.timeout_ns && (timeout_ns == 0 || r.timeout_ns < timeout_ns))
             timeout_ns = r.timeout_ns;
     }
@@ -253,11 +263,15 @@ doca_error_t doca_pe::request_notification()
         }
         return DOCA_SUCCESS;
     }
+    // A disarmed timer stays disarmed: no system call on the usual sleep, which has no deadline.
+    if (timeout_ns == 0 && !timer_armed_)
+        return DOCA_SUCCESS;
     itimerspec its{};
     if (timeout_ns) {
         its.it_value.tv_sec = time_t(timeout_ns / 1000000000u);
         its.it_value.tv_nsec = long(timeout_ns % 1000000000u);
     }
+    timer_armed_ = timeout_ns != 0;
     if (::timerfd_settime(timer_fd_.get(), 0, &its, nullptr) != 0) {
         SC_LOG_ERR("doca_pe_request_notification: timerfd_settime failed: %s",
                    std::strerror(errno));

@@ -109,6 +109,7 @@ private:
     softcomch::unique_fd epoll_fd_;
     softcomch::event_fd wake_fd_;   // readable when armed with work pending
     softcomch::unique_fd timer_fd_; // timerfd: contexts' retry timeouts
+    bool timer_armed_ = false;      // timer_fd_ was last set to a deadline (it may have fired)
     uint64_t next_service_ns_ = 0;
     bool force_service_ = true;
     // The thread inside progress() (an address unique to each live thread), 0 when none. Set

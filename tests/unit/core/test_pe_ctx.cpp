@@ -77,8 +77,18 @@ struct test_ctx final : doca_ctx {
             return work + 1;
         return work;
     }
+    // Completes the oldest queued task now, as a context whose submit finishes at once does
+    // (the completion waits in the engine for the next progress).
+    void complete_front()
+    {
+        doca_task *t = queue.front();
+        queue.erase(queue.begin());
+        complete(t, DOCA_SUCCESS);
+    }
+    unsigned arms = 0; // try_arm() calls
     softcomch::core::arm_result try_arm() override
     {
+        ++arms;
         softcomch::core::arm_result r;
         r.busy = busy_on_arm || !queue.empty();
         return r;
@@ -458,6 +468,38 @@ TEST_F(PeCtx, NotificationHandleIsReadableWhenWorkIsPending)
 
     // After clearing and progressing, the handle is quiet again.
     ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
+    EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
+    close(ep);
+}
+
+// A completion waiting for the next progress (a send that finished at submit, then the program
+// asks to sleep: the usual event loop) makes the handle readable at once, and no context is
+// armed: an arm would only make the peers send wake-ups to an engine that is not going to sleep.
+TEST_F(PeCtx, PendingCompletionsMakeTheHandleReadableWithoutArmingTheContexts)
+{
+    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, pe.notification_fd(), &ev), 0);
+    ctx.on_complete = [&](test_task *t) {
+        ctx.free_task(t);
+    };
+
+    ASSERT_EQ(ctx.submit(ctx.pool.alloc()), DOCA_SUCCESS);
+    ctx.complete_front();
+    ctx.arms = 0;
+    ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
+    EXPECT_EQ(ctx.arms, 0u);
+    EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 1);
+    ASSERT_EQ(pe.clear_notification(), DOCA_SUCCESS);
+    drain();
+    EXPECT_EQ(ctx.completed.size(), 1u);
+
+    // Nothing pending: the context is armed and the handle is quiet.
+    ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
+    EXPECT_EQ(ctx.arms, 1u);
     EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 0);
     close(ep);
 }
