@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -56,6 +57,26 @@ protected:
             EXPECT_EQ(sc_test::wait_child(victim_, 10000ms), 0) << log();
         }
         ::unlink(log_.c_str());
+        if (!runtime_dir_.empty()) {
+            ::unsetenv("XDG_RUNTIME_DIR");
+            std::error_code ec;
+            std::filesystem::remove_all(runtime_dir_, ec);
+        }
+    }
+
+    // A runtime directory of this test's own ($XDG_RUNTIME_DIR, for the victim and every client
+    // the test spawns), that other users may traverse. The shared /tmp/softcomch-<uid> would not
+    // do: every other test that makes a fabric there tightens it back to 0700 (a test running
+    // at the same time under ctest -j), which raced the chmod of a test that opens it.
+    void use_traversable_runtime_dir()
+    {
+        char dir[] = "/tmp/sc-xdg-XXXXXX";
+        ASSERT_NE(::mkdtemp(dir), nullptr);
+        runtime_dir_ = dir;
+        ASSERT_EQ(::chmod(dir, 0711), 0);
+        ASSERT_EQ(::setenv("XDG_RUNTIME_DIR", dir, 1), 0);
+        // Alone in it: a short fabric name keeps the socket path within sun_path.
+        ASSERT_EQ(::setenv("SOFTCOMCH_FABRIC", "t", 1), 0);
     }
 
     void start_victim(bool produce = true)
@@ -88,6 +109,7 @@ protected:
     }
 
     std::string name_, log_;
+    std::string runtime_dir_; // use_traversable_runtime_dir(): removed by TearDown
     pid_t victim_ = -1;
     endpoint_info ep_;
     size_t rss0_ = 0;
@@ -462,6 +484,7 @@ TEST_F(HostileVsServer, ClientsOfAnotherUidAreRefusedAtAccept)
 {
     if (::geteuid() != 0)
         GTEST_SKIP() << "needs root to run a client as another uid";
+    use_traversable_runtime_dir();
     start_victim();
     // Let uid 65534 reach the socket (the fabric directory is private to its owner).
     const std::string dir = ep_.socket_path.substr(0, ep_.socket_path.rfind('/'));
