@@ -13,11 +13,13 @@
 // Working sets (which copy is fastest depends on the memory the stream goes through,
 // docs/performance.md, "copy policy"):
 //   resident  each consumer posts one buffer set of 8 MiB / pairs (2 .. 16 buffers; 1 .. 16 with
-//             4 pairs; up to 64 in event mode, where buffers in flight cover the wake-ups), all producers send from one source buffer: it fits in the cache, like
+//             4 pairs; in event mode up to event_depth(), where the buffers in flight cover the
+//             wake-ups), all producers send from one source buffer: it fits in the cache, like
 //             the memcpy baseline (one source, one destination), up to 1 MiB (at 4 MiB the set
 //             is 8 MiB with 1 pair, 16 MiB with 4, plus the source).
 //   rotating  the consumers cycle through 64 MiB of buffers (a pool per consumer, 64 of them
-//             posted at a time, each completed task re-armed with the pool's next buffer,
+//             posted at a time, event_depth() in event mode, each completed task re-armed with
+//             the pool's next buffer,
 //             doca_comch_consumer_task_post_recv_set_buf): twice the LLC; the memcpy and
 //             process_vm_writev baselines rotate through 64 MiB of destinations.
 // Progress:
@@ -82,6 +84,16 @@ constexpr size_t k_resident_bytes = size_t(8) << 20;
 // 64 MiB (twice the LLC), 4 MiB in the smoke run (which measures nothing, only that it works).
 size_t k_rotating_bytes = size_t(64) << 20;
 constexpr uint32_t k_max_posted = 64; // posted receives per consumer when rotating
+// Event mode: the bytes in flight must cover a wake-up of the consumer (about 25 us on the
+// project machine, whose idle vCPUs halt) at the rate the producer copies, as a program sized
+// for event mode does: at least k_max_posted buffers and at least this many bytes (1 MiB is
+// 256 buffers of 4 KiB; 64 buffers moved 6 GB/s at 4 KiB, 256 moved 29-31 GB/s).
+constexpr size_t k_event_inflight_bytes = size_t(1) << 20;
+
+size_t event_depth(size_t payload)
+{
+    return std::max<size_t>(k_max_posted, k_event_inflight_bytes / payload);
+}
 constexpr uint32_t k_stream_slots = 8;
 
 [[noreturn]] void die(const char *what, doca_error_t rc)
@@ -318,9 +330,9 @@ int run_dpu()
     // cycled through k_max_posted posted ones.
     const size_t per_consumer = (g.rotating ? k_rotating_bytes : k_resident_bytes) / g.pairs;
     // (with 4 pairs one buffer each may do: the pairs interleave). Event mode posts up to
-    // k_max_posted rather than 16: every buffer in flight must cover a wake-up (about 25 us on
-    // the project machine, whose idle vCPUs halt), as a program sized for event mode does.
-    const size_t most = g.event ? k_max_posted : 16;
+    // event_depth() rather than 16: the buffers in flight must cover a wake-up.
+    const size_t depth = g.event ? event_depth(g.payload) : k_max_posted;
+    const size_t most = g.event ? depth : 16;
     const size_t nbufs =
         g.rotating ? std::max<size_t>(per_consumer / g.payload, 2)
                    : std::clamp<size_t>(per_consumer / g.payload, g.pairs > 1 ? 1 : 2, most);
@@ -339,7 +351,7 @@ int run_dpu()
                   "buf");
             c.pool.push_back(buf);
         }
-        c.posted = uint32_t(std::min<size_t>({nbufs, k_max_posted, max_tasks}));
+        c.posted = uint32_t(std::min<size_t>({nbufs, depth, max_tasks}));
         check(doca_comch_consumer_create(dpu.conn, c.r.mmap, &c.consumer), "consumer create");
         doca_ctx *cctx = doca_comch_consumer_as_ctx(c.consumer);
         check(doca_pe_connect_ctx(dpu.cpe, cctx), "consumer connect");
