@@ -124,6 +124,16 @@ protected:
         if (ctx.pe())
             pe.disconnect(&ctx);
     }
+    // Connects and starts the context, and returns an epoll set watching the engine's handle.
+    void start_and_watch(int *ep)
+    {
+        ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
+        ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
+        *ep = epoll_create1(EPOLL_CLOEXEC);
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ASSERT_EQ(epoll_ctl(*ep, EPOLL_CTL_ADD, pe.notification_fd(), &ev), 0);
+    }
     void drain()
     {
         for (int i = 0; i < 100 && pe.progress(); ++i) {
@@ -444,12 +454,9 @@ TEST_F(PeCtx, ProgressFromTwoThreadsAtOnceIsDetected)
 
 TEST_F(PeCtx, NotificationHandleIsReadableWhenWorkIsPending)
 {
-    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
-    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
-    int ep = epoll_create1(EPOLL_CLOEXEC);
+    int ep = -1;
+    ASSERT_NO_FATAL_FAILURE(start_and_watch(&ep));
     epoll_event ev{};
-    ev.events = EPOLLIN;
-    ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, pe.notification_fd(), &ev), 0);
 
     // Nothing pending: armed, not readable.
     ASSERT_EQ(pe.request_notification(), DOCA_SUCCESS);
@@ -477,12 +484,9 @@ TEST_F(PeCtx, NotificationHandleIsReadableWhenWorkIsPending)
 // armed: an arm would only make the peers send wake-ups to an engine that is not going to sleep.
 TEST_F(PeCtx, PendingCompletionsMakeTheHandleReadableWithoutArmingTheContexts)
 {
-    ASSERT_EQ(pe.connect(&ctx), DOCA_SUCCESS);
-    ASSERT_EQ(ctx.start(), DOCA_SUCCESS);
-    int ep = epoll_create1(EPOLL_CLOEXEC);
+    int ep = -1;
+    ASSERT_NO_FATAL_FAILURE(start_and_watch(&ep));
     epoll_event ev{};
-    ev.events = EPOLLIN;
-    ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, pe.notification_fd(), &ev), 0);
     ctx.on_complete = [&](test_task *t) {
         ctx.free_task(t);
     };
