@@ -146,31 +146,44 @@ doca_error_t doca_buf_inventory::require_started_for_bufs(const char *func) cons
     return state_.require_started(func, "inventory", " (doca_buf_inventory_start)");
 }
 
-doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
-                                         size_t data_len, doca_buf **out)
+namespace {
+
+// What doca_buf_inventory_buf_get_by_args refuses in its arguments (logged): an mmap that is not
+// started, a buffer outside the mmap's range, a data window outside the buffer.
+doca_error_t check_buf_args(const doca_mmap *mmap, const void *addr, size_t len, const void *data,
+                            size_t data_len)
 {
-    if (doca_error_t rc = require_started_for_bufs("doca_buf_inventory_buf_get_by_args");
-        rc != DOCA_SUCCESS)
-        return rc;
     if (!mmap->started()) {
         SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: the mmap is not started (doca_mmap_start)");
         return DOCA_ERROR_BAD_STATE;
     }
     if (!mmap->contains(addr, len)) {
         SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: buffer %p + %zu is not inside the mmap's "
-                   "memory range "
-                   "%p + %zu",
+                   "memory range %p + %zu",
                    addr, len, mmap->addr(), mmap->len());
         return DOCA_ERROR_INVALID_VALUE;
     }
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    auto d = reinterpret_cast<uintptr_t>(data);
+    const auto a = reinterpret_cast<uintptr_t>(addr);
+    const auto d = reinterpret_cast<uintptr_t>(data);
     if (data == nullptr || d < a || data_len > len || d - a > len - data_len) {
         SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: data window %p + %zu is not inside the "
                    "buffer %p + %zu",
                    data, data_len, addr, len);
         return DOCA_ERROR_INVALID_VALUE;
     }
+    return DOCA_SUCCESS;
+}
+
+} // namespace
+
+doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
+                                         size_t data_len, doca_buf **out)
+{
+    if (doca_error_t rc = require_started_for_bufs("doca_buf_inventory_buf_get_by_args");
+        rc != DOCA_SUCCESS)
+        return rc;
+    if (doca_error_t rc = check_buf_args(mmap, addr, len, data, data_len); rc != DOCA_SUCCESS)
+        return rc;
     doca_buf *b =
         take_bound(mmap, static_cast<uint8_t *>(addr), len, static_cast<uint8_t *>(data), data_len);
     if (!b) {
