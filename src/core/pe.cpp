@@ -224,9 +224,9 @@ uint8_t doca_pe::progress()
     // slow path runs once per max(interval, tick). After the contexts' polls: the first call
     // after a wake-up delivers the message that woke it (and sends the answer its callback
     // makes) before the descriptors that fired are drained, so the draining system calls are
-    // off the round trip. What the slow path finds (a control message, a hang-up, a timer)
-    // is handled in this same call either way; the two never had an order between them (the
-    // rings are polled on every call, the descriptors once per interval).
+    // off the round trip. What a watcher records here (a control message waiting, a hang-up)
+    // is acted on at the next poll; a notification request before it reports the context busy
+    // (try_arm looks at the same flags), so nothing waits for a wake-up that already came.
     uint64_t now = softcomch::coarse_now_ns();
     if (force_service_ || now >= next_service_ns_) {
         force_service_ = false;
