@@ -371,7 +371,8 @@ int main(int argc, char **argv)
         stats st[n_variants];
         for (int v = 0; v < n_variants; ++v)
             st[v] = summarize_rates(samples[i][v]);
-        const std::string tail = "_" + size_name(s);
+        const std::string tail =
+            std::string("_").append(size_name(s)); // not "_" + (GCC bug 105651)
         for (int v = 0; v < n_variants; ++v) {
             const char *subject = v <= v_memcpy_nt ? "memcpy" : "softcomch";
             const std::string depth_text =

@@ -253,7 +253,7 @@ TEST_P(FaultsDelay, ReceivedMessagesAreDeliveredLateInOrder)
         ASSERT_EQ(s.send(conn, std::string(m)), DOCA_SUCCESS);
     ASSERT_TRUE(s.progress_until([&] { return echoes.size() == 3; }, 5000ms));
     for (size_t i = 0; i < 3; ++i) {
-        EXPECT_EQ(echoes[i].first, "m" + std::to_string(i));
+        EXPECT_EQ(echoes[i].first, std::string("m").append(std::to_string(i))); // GCC bug 105651
         EXPECT_GE(echoes[i].second - t0, 300ms) << "echo " << i << " came early";
         EXPECT_LT(echoes[i].second - t0, 2000ms) << "echo " << i;
     }

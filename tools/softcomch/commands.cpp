@@ -97,7 +97,7 @@ void print_main_usage(bool to_stderr)
     for (const auto &a : alias_table) {
         std::string line = "softcomch " + std::string(a.command);
         for (const auto &arg : a.args)
-            line += " " + std::string(arg);
+            line.append(" ").append(arg); // not " " + std::string (GCC bug 105651)
         std::fprintf(out, "  %-27.*s = %s   (%.*s/)\n", int(a.name.size()), a.name.data(),
                      line.c_str(), int(a.dir.size()), a.dir.data());
     }

@@ -346,7 +346,7 @@ std::string rate_plot(const run &r)
             continue;
         std::string label = series_name(rec);
         if (rec.size)
-            label += " " + size_name(rec.size);
+            label.append(" ").append(size_name(rec.size)); // not " " + (GCC bug 105651)
         bars.push_back({{subject_rank(rec.subject), label}, rec.value});
         hi = std::max(hi, rec.value);
     }
