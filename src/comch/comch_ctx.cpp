@@ -593,7 +593,7 @@ void comch_ctx::begin_close(doca_comch_connection *conn) noexcept
     if (conn->state_ != doca_comch_connection::state::open)
         return;
     conn->state_ = doca_comch_connection::state::closing;
-    conn->linger_deadline_ns_ = softcomch::coarse_now_ns() + bounds_.linger_ns;
+    conn->linger_deadline_ns_ = softcomch::coarse_deadline_ns(bounds_.linger_ns);
     conn->linger_over_ = bounds_.linger_ns == 0;
 }
 

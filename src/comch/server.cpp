@@ -388,7 +388,7 @@ unsigned doca_comch_server::accept_new()
         }
         auto h = std::make_unique<handshake>();
         h->pending = std::move(p);
-        h->deadline_ns = softcomch::coarse_now_ns() + bounds_.handshake_ns;
+        h->deadline_ns = softcomch::coarse_deadline_ns(bounds_.handshake_ns);
         if (h->watch.watch(pe(), *h->pending) != DOCA_SUCCESS)
             continue;
         handshakes_.push_back(std::move(h));

@@ -25,4 +25,25 @@ inline uint64_t coarse_now_ns() noexcept
     return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
+// The resolution of coarse_now_ns() (the kernel tick), read once.
+inline uint64_t coarse_resolution_ns() noexcept
+{
+    static const uint64_t res = [] {
+        timespec ts{};
+        if (clock_getres(CLOCK_MONOTONIC_COARSE, &ts) != 0)
+            return uint64_t(10'000'000); // the coarsest tick Linux has (CONFIG_HZ=100)
+        return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+    }();
+    return res;
+}
+
+// The coarse time at which at least `after_ns` will have passed by any clock: coarse_now_ns()
+// lags the true time by up to one tick, so a deadline of coarse_now_ns() + after_ns could fall
+// up to one tick early. One tick more keeps a promised timeout ("closed after 300 ms") a lower
+// bound; it costs at most one tick of lateness, which the tick-driven checks have anyway.
+inline uint64_t coarse_deadline_ns(uint64_t after_ns) noexcept
+{
+    return coarse_now_ns() + after_ns + coarse_resolution_ns();
+}
+
 } // namespace softcomch

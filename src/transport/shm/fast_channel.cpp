@@ -328,12 +328,24 @@ doca_error_t fast_channel::attach(int fd, uint64_t expected_size, fast_channel &
 
 // ---- binding the two ends -----------------------------------------------------------------------
 
+// Process-local copies of everything the data path needs, from a layout validate_header()
+// returned: the shared config is never read again (a peer rewriting it changes nothing here).
+void fast_channel_binding::bind(void *mem, const fast_channel_layout &lay) noexcept
+{
+    auto *base = static_cast<uint8_t *>(mem);
+    ctrl_ = static_cast<fast_channel_ctrl *>(mem);
+    post_ = base + lay.post_offset; // validated canonical offsets
+    comp_ = base + lay.comp_offset;
+    mask_ = lay.capacity - 1; // bounds every slot address
+    num_tasks_ = lay.num_tasks;
+    imm_data_len_ = lay.imm_data_len;
+}
+
 doca_error_t fast_consumer::attach(void *mem, uint64_t len) noexcept
 {
     // Validate first; nothing of *this changes on failure.
     fast_channel_layout lay;
-    const doca_error_t err = fast_channel::validate_header(mem, len, &lay);
-    if (err != DOCA_SUCCESS)
+    if (const doca_error_t err = fast_channel::validate_header(mem, len, &lay); err != DOCA_SUCCESS)
         return err;
     // The outstanding-task table (control path allocation, sized by the validated num_tasks).
     // It is the consumer's private truth about what it posted: peek() checks every completion
@@ -345,14 +357,7 @@ doca_error_t fast_consumer::attach(void *mem, uint64_t len) noexcept
     // Nothing posted yet.
     for (uint32_t i = 0; i < lay.num_tasks; ++i)
         caps[i] = k_not_posted;
-    // Process-local copies of everything the data path needs.
-    auto *base = static_cast<uint8_t *>(mem);
-    ctrl_ = static_cast<fast_channel_ctrl *>(mem);
-    post_ = base + lay.post_offset; // validated canonical offsets
-    comp_ = base + lay.comp_offset;
-    mask_ = lay.capacity - 1;         // bounds every slot address
-    num_tasks_ = lay.num_tasks;       // bounds every task index we accept
-    imm_data_len_ = lay.imm_data_len; // bounds every completion's imm_len
+    bind(mem, lay); // the layout the table was sized by, never a second read
     posted_cap_ = std::move(caps);
     // A fresh binding: nothing outstanding, open, healthy, nothing peeked.
     outstanding_ = 0;
@@ -374,21 +379,13 @@ doca_error_t fast_consumer::attach(void *mem, uint64_t len) noexcept
 
 doca_error_t fast_producer::attach(void *mem, uint64_t len) noexcept
 {
-    // Validate first; nothing of *this changes on failure.
+    // The producer keeps no positions of its own: every data-path call starts from the shared
+    // CAS words, which is what makes one fast_producer usable from many threads. Of the bounds,
+    // num_tasks is informational on this side; complete() refuses longer immediate data.
     fast_channel_layout lay;
-    const doca_error_t err = fast_channel::validate_header(mem, len, &lay);
-    if (err != DOCA_SUCCESS)
+    if (const doca_error_t err = fast_channel::validate_header(mem, len, &lay); err != DOCA_SUCCESS)
         return err;
-    // Process-local copies only; the shared config is never read again. The producer keeps no
-    // positions of its own: every data-path call starts from the shared CAS words, which is
-    // what makes one fast_producer usable from many threads.
-    auto *base = static_cast<uint8_t *>(mem);
-    ctrl_ = static_cast<fast_channel_ctrl *>(mem);
-    post_ = base + lay.post_offset; // validated canonical offsets
-    comp_ = base + lay.comp_offset;
-    mask_ = lay.capacity - 1;         // bounds every slot address
-    num_tasks_ = lay.num_tasks;       // informational on this side
-    imm_data_len_ = lay.imm_data_len; // complete() refuses longer immediate data
+    bind(mem, lay);
     return DOCA_SUCCESS;
 }
 

@@ -332,9 +332,35 @@ private:
     fast_channel_layout layout_;
 };
 
+// ---- what both ends bind to ----------------------------------------------------------------------
+
+// The process-local copies both ends take at attach: the validated bases, the mask that bounds
+// every slot address, and the bounds of task indices and immediate data. No shared value is read
+// through it after bind() (the config is immutable once published, and copied here).
+class fast_channel_binding {
+public:
+    bool attached() const noexcept { return ctrl_ != nullptr; }
+    uint32_t capacity() const noexcept { return mask_ + 1; }
+    uint32_t num_tasks() const noexcept { return num_tasks_; }
+    uint32_t imm_data_len() const noexcept { return imm_data_len_; }
+
+protected:
+    // Takes the copies from `lay`, which fast_channel::validate_header() returned for `mem`.
+    void bind(void *mem, const fast_channel_layout &lay) noexcept;
+    post_slot *post_at(uint64_t pos) const noexcept;
+    comp_slot *comp_at(uint64_t pos) const noexcept;
+
+    fast_channel_ctrl *ctrl_ = nullptr;
+    uint8_t *post_ = nullptr;   // shared post queue
+    uint8_t *comp_ = nullptr;   // shared completion queue
+    uint32_t mask_ = 0;         // capacity - 1
+    uint32_t num_tasks_ = 0;    // bounds every task index the consumer accepts
+    uint32_t imm_data_len_ = 0; // bounds every completion's imm_len
+};
+
 // ---- consumer side ------------------------------------------------------------------------------
 
-class fast_consumer {
+class fast_consumer : public fast_channel_binding {
 public:
     fast_consumer() noexcept = default;
     fast_consumer(fast_consumer &&) noexcept = default;
@@ -349,7 +375,6 @@ public:
     // Errors: those of fast_channel::validate_header(), DOCA_ERROR_NO_MEMORY.
     doca_error_t attach(void *mem, uint64_t len) noexcept;
     doca_error_t attach(const fast_channel &ch) noexcept { return attach(ch.base(), ch.size()); }
-    bool attached() const noexcept { return ctrl_ != nullptr; }
 
     // Publishes a receive buffer: task `task` (< num_tasks, not outstanding) may receive up to
     // `capacity` bytes at `addr` (an address in THIS process). The entry becomes claimable by
@@ -396,29 +421,17 @@ public:
     uint32_t outstanding() const noexcept { return outstanding_; }
 
     bool corrupted() const noexcept { return corrupted_; }
-    uint32_t capacity() const noexcept { return mask_ + 1; }
-    uint32_t num_tasks() const noexcept { return num_tasks_; }
-    uint32_t imm_data_len() const noexcept { return imm_data_len_; }
     // True once the peer said (fast_producer::accept()) that it reaches this consumer: the
     // consumer's start can complete on its own engine, whoever progresses the connection.
     bool accepted() const noexcept;
 
 private:
-    post_slot *post_at(uint64_t pos) const noexcept;
-    comp_slot *comp_at(uint64_t pos) const noexcept;
-
     // "Not outstanding" marker in posted_cap_ (a capacity cannot be this large: memory sizes
     // are < 2^63).
     static constexpr uint64_t k_not_posted = ~uint64_t(0);
 
-    fast_channel_ctrl *ctrl_ = nullptr;
-    uint8_t *post_ = nullptr;                // shared post queue
-    uint8_t *comp_ = nullptr;                // shared completion queue
     uint64_t post_pos_ = 0;                  // next post position (we are the only poster)
     uint64_t comp_pos_ = 0;                  // next completion position to read
-    uint32_t mask_ = 0;                      // capacity - 1 (process-local copy)
-    uint32_t num_tasks_ = 0;                 // process-local copy
-    uint32_t imm_data_len_ = 0;              // process-local copy
     uint32_t outstanding_ = 0;               // tasks posted and not yet finished
     bool expired_ = false;                   // expire() called
     bool corrupted_ = false;                 // an impossible completion was seen
@@ -429,7 +442,7 @@ private:
 
 // ---- producer side ------------------------------------------------------------------------------
 
-class fast_producer {
+class fast_producer : public fast_channel_binding {
 public:
     fast_producer() noexcept = default;
 
@@ -437,7 +450,6 @@ public:
     // Errors: those of fast_channel::validate_header().
     doca_error_t attach(void *mem, uint64_t len) noexcept;
     doca_error_t attach(const fast_channel &ch) noexcept { return attach(ch.base(), ch.size()); }
-    bool attached() const noexcept { return ctrl_ != nullptr; }
 
     // All functions below are const, touch only shared memory and may be called concurrently
     // from any number of threads of this process.
@@ -478,22 +490,10 @@ public:
     // Tells the consumer that this side has mapped everything and will address it (R26). Called
     // once, after the peer's bookkeeping is in place, next to the CONSUMER_ACK message.
     void accept() const noexcept;
-    uint32_t capacity() const noexcept { return mask_ + 1; }
-    uint32_t num_tasks() const noexcept { return num_tasks_; }
-    uint32_t imm_data_len() const noexcept { return imm_data_len_; }
 
 private:
-    post_slot *post_at(uint64_t pos) const noexcept;
-    comp_slot *comp_at(uint64_t pos) const noexcept;
     // Both completes without the check: takes a slot, writes it, publishes it (R23).
     doca_error_t publish_completion(const fast_completion &c) const noexcept;
-
-    fast_channel_ctrl *ctrl_ = nullptr;
-    uint8_t *post_ = nullptr;
-    uint8_t *comp_ = nullptr;
-    uint32_t mask_ = 0;         // capacity - 1 (process-local copy)
-    uint32_t num_tasks_ = 0;    // process-local copy
-    uint32_t imm_data_len_ = 0; // process-local copy
 };
 
 } // namespace softcomch::transport::shm

@@ -43,19 +43,19 @@
 
 namespace softcomch::transport::shm {
 
-// ---- consumer ---------------------------------------------------------------------------------
-
 // Slot addresses come from process-local masks and base pointers taken at attach, so no shared
 // value can steer them outside the queues.
-inline post_slot *fast_consumer::post_at(uint64_t pos) const noexcept
+inline post_slot *fast_channel_binding::post_at(uint64_t pos) const noexcept
 {
     return reinterpret_cast<post_slot *>(post_ + uint64_t(pos & mask_) * k_fast_post_entry_size);
 }
 
-inline comp_slot *fast_consumer::comp_at(uint64_t pos) const noexcept
+inline comp_slot *fast_channel_binding::comp_at(uint64_t pos) const noexcept
 {
     return reinterpret_cast<comp_slot *>(comp_ + uint64_t(pos & mask_) * k_fast_comp_entry_size);
 }
+
+// ---- consumer ---------------------------------------------------------------------------------
 
 inline doca_error_t fast_consumer::post(uint32_t task, uint64_t addr, uint64_t capacity) noexcept
 {
@@ -248,17 +248,6 @@ inline bool fast_consumer::revoke(post_entry *out) noexcept
 }
 
 // ---- producer ---------------------------------------------------------------------------------
-
-// Same as the consumer's: process-local masks and bases only.
-inline post_slot *fast_producer::post_at(uint64_t pos) const noexcept
-{
-    return reinterpret_cast<post_slot *>(post_ + uint64_t(pos & mask_) * k_fast_post_entry_size);
-}
-
-inline comp_slot *fast_producer::comp_at(uint64_t pos) const noexcept
-{
-    return reinterpret_cast<comp_slot *>(comp_ + uint64_t(pos & mask_) * k_fast_comp_entry_size);
-}
 
 inline bool fast_producer::expired() const noexcept
 {

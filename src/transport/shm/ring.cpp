@@ -137,22 +137,27 @@ doca_error_t ring_layout::validate(const void *mem, uint64_t len, ring_params *o
 }
 
 // Binding is control path: it may be slow, but once it succeeds, the data path needs no
-// further checks because it only uses the process-local copies made here.
-doca_error_t ring_producer::attach(void *mem, uint64_t len) noexcept
+// further checks because it only uses the process-local copies made here. mask_ bounds every
+// address; limit_ bounds what the producer admits; max_record_ bounds what its try_claim() hands
+// out and what the consumer's peek() accepts: none of them may come from shared memory.
+doca_error_t ring_binding::bind(void *mem, uint64_t len, ring_params *p) noexcept
 {
     // Validate first; nothing of *this changes on failure (outputs on success only).
-    ring_params p;
-    const doca_error_t err = ring_layout::validate(mem, len, &p);
-    if (err != DOCA_SUCCESS)
+    if (const doca_error_t err = ring_layout::validate(mem, len, p); err != DOCA_SUCCESS)
         return err;
-    // Process-local copies of everything the data path needs: the shared config is never read
-    // again (see ring_config). mask_ bounds every address; limit_ bounds what we admit;
-    // max_record_ bounds what try_claim() hands out.
     ctrl_ = static_cast<ring_ctrl *>(mem);
+    mask_ = p->capacity - 1;
+    max_record_ = p->max_record;
+    limit_ = p->limit;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t ring_producer::attach(void *mem, uint64_t len) noexcept
+{
+    ring_params p;
+    if (const doca_error_t err = bind(mem, len, &p); err != DOCA_SUCCESS)
+        return err;
     data_ = static_cast<uint8_t *>(mem) + k_ring_ctrl_size;
-    mask_ = p.capacity - 1;
-    max_record_ = p.max_record;
-    limit_ = p.limit;
     claim_pad_ = 0;
     claim_size_ = 0;
     // Resume at the published positions (all 0 on a fresh ring). Acquire on the consumer's
@@ -175,18 +180,10 @@ doca_error_t ring_producer::attach(void *mem, uint64_t len) noexcept
 // Same contract as ring_producer::attach(): validate, then copy what the data path needs.
 doca_error_t ring_consumer::attach(void *mem, uint64_t len) noexcept
 {
-    // Validate first; nothing of *this changes on failure (outputs on success only).
     ring_params p;
-    const doca_error_t err = ring_layout::validate(mem, len, &p);
-    if (err != DOCA_SUCCESS)
+    if (const doca_error_t err = bind(mem, len, &p); err != DOCA_SUCCESS)
         return err;
-    // Process-local copies of everything the data path needs. In particular max_record_ is
-    // what peek() checks every record's length against; it must not come from shared memory.
-    ctrl_ = static_cast<ring_ctrl *>(mem);
     data_ = static_cast<const uint8_t *>(mem) + k_ring_ctrl_size;
-    mask_ = p.capacity - 1;
-    max_record_ = p.max_record;
-    limit_ = p.limit;
     // A fresh binding starts healthy, with no message peeked.
     corrupted_ = false;
     view_ = record_view{};

@@ -235,16 +235,38 @@ public:
     static doca_error_t validate(const void *mem, uint64_t len, ring_params *out) noexcept;
 };
 
+// ---- what both ends bind to --------------------------------------------------------------------
+
+// The process-local copies both ends take at attach from the validated parameters; the shared
+// config is never read again (see ring_config).
+class ring_binding {
+public:
+    bool attached() const noexcept { return ctrl_ != nullptr; }
+    uint32_t capacity() const noexcept { return mask_ + 1; }
+    uint32_t limit() const noexcept { return limit_; }
+    uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }
+
+protected:
+    // Validates the ring in `mem` (ring_layout::validate(), which fills *p) and takes the
+    // copies. Nothing changes on failure.
+    doca_error_t bind(void *mem, uint64_t len, ring_params *p) noexcept;
+
+    ring_ctrl *ctrl_ = nullptr; // shared control block
+    uint32_t mask_ = 0;         // capacity - 1: bounds every address
+    uint32_t max_record_ = 0;   // bytes of the largest record (the producer's claims, the
+                                // consumer's check of every record's length)
+    uint32_t limit_ = 0;        // in-flight bound (messages; informational for the consumer)
+};
+
 // ---- producer ---------------------------------------------------------------------------------
 
-class ring_producer {
+class ring_producer : public ring_binding {
 public:
     ring_producer() noexcept = default;
 
     // Validates the ring in `mem` and binds to it as its (only) producer. The producer resumes
     // at the shared `head`/`committed` words. DOCA_SUCCESS or an error of ring_layout::validate().
     doca_error_t attach(void *mem, uint64_t len) noexcept;
-    bool attached() const noexcept { return ctrl_ != nullptr; }
 
     // Phase 1: room for a message of `len` bytes. Returns the payload address (64-byte aligned
     // + 16) or nullptr when the ring is full (limit messages or too few bytes in flight) or
@@ -287,9 +309,6 @@ public:
     // True while the consumer is armed, i.e. asleep waiting for a wake-up (the liveness check,
     // link::beat; never the data path). A load, not a write: the wake protocol is untouched.
     bool consumer_armed() const noexcept;
-    uint32_t capacity() const noexcept { return mask_ + 1; }
-    uint32_t limit() const noexcept { return limit_; }
-    uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }
 
 private:
     record_header *at(uint64_t pos) const noexcept;
@@ -302,15 +321,11 @@ private:
     void publish_record(uint32_t size, uint32_t kind, uint16_t type, uint32_t len,
                         uint16_t flags) noexcept;
 
-    ring_ctrl *ctrl_ = nullptr;   // shared control block
     uint8_t *data_ = nullptr;     // shared data area
     uint64_t head_ = 0;           // next byte position to write (the shared head mirrors it)
     uint64_t committed_ = 0;      // messages committed (the shared `committed` mirrors it)
     uint64_t tail_cache_ = 0;     // last tail read from shared memory (<= real tail)
     uint64_t released_cache_ = 0; // last `released` read from shared memory (<= real value)
-    uint32_t mask_ = 0;           // capacity - 1
-    uint32_t max_record_ = 0;     // bytes of the largest record
-    uint32_t limit_ = 0;          // in-flight bound (messages)
     uint32_t claim_pad_ = 0;      // padding try_claim() decided on for the claimed record
     uint32_t claim_size_ = 0;     // record bytes try_claim() made room for
 };
@@ -327,14 +342,13 @@ struct record_view {
     uint16_t flags = 0;
 };
 
-class ring_consumer {
+class ring_consumer : public ring_binding {
 public:
     ring_consumer() noexcept = default;
 
     // Validates the ring in `mem` and binds to it as its (only) consumer. The consumer resumes
     // at the shared `tail`/`released` words. DOCA_SUCCESS or an error of ring_layout::validate().
     doca_error_t attach(void *mem, uint64_t len) noexcept;
-    bool attached() const noexcept { return ctrl_ != nullptr; }
 
     // The oldest unreleased message, or nullptr when there is none. Repeated calls return the
     // same message until release(). Padding records are skipped here. A record whose length or
@@ -380,16 +394,12 @@ public:
     void poison() noexcept { corrupted_ = true; }
     // Messages released so far.
     uint64_t position() const noexcept { return released_; }
-    uint32_t capacity() const noexcept { return mask_ + 1; }
-    uint32_t limit() const noexcept { return limit_; }
-    uint32_t max_payload() const noexcept { return max_record_ - k_record_header_size; }
 
 private:
     bool arm_as(uint32_t how) noexcept;
     const record_header *at(uint64_t pos) const noexcept;
     void publish_tail() noexcept;
 
-    ring_ctrl *ctrl_ = nullptr;       // shared control block
     const uint8_t *data_ = nullptr;   // shared data area
     uint64_t tail_ = 0;               // next byte position to read
     uint64_t released_ = 0;           // messages released
@@ -397,9 +407,6 @@ private:
     uint64_t published_released_ = 0; // last `released` stored (<= released_)
     uint32_t publish_batch_ = 1;      // release() publishes once this many messages accumulate
     uint32_t publish_bytes_ = 0;      // ... or this many bytes (a quarter of the capacity)
-    uint32_t mask_ = 0;               // capacity - 1
-    uint32_t max_record_ = 0;         // bytes of the largest record
-    uint32_t limit_ = 0;              // in-flight bound (informational on this side)
     uint32_t view_size_ = 0;          // record bytes of the message peek() returned
     bool corrupted_ = false;          // an impossible record was seen
     record_view view_;                // what peek() returned last
