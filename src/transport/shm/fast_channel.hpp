@@ -335,8 +335,8 @@ private:
 // ---- what both ends bind to ----------------------------------------------------------------------
 
 // The process-local copies both ends take at attach: the validated bases, the mask that bounds
-// every slot address, and the bounds of task indices and immediate data. No shared value is read
-// through it after bind() (the config is immutable once published, and copied here).
+// every slot address, and the bounds of task indices and immediate data. The shared config is
+// never read again after bind(): what the data path checks against comes from these copies.
 class fast_channel_binding {
 public:
     bool attached() const noexcept { return ctrl_ != nullptr; }
