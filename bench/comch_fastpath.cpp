@@ -806,8 +806,23 @@ int main(int argc, char **argv)
         r.mode = std::move(m);
         return r;
     };
-    const size_t sizes[] = {size_t(4) << 10,   size_t(16) << 10, size_t(64) << 10,
-                            size_t(256) << 10, size_t(1) << 20,  size_t(4) << 20};
+    std::vector<size_t> sizes = {size_t(4) << 10,   size_t(16) << 10, size_t(64) << 10,
+                                 size_t(256) << 10, size_t(1) << 20,  size_t(4) << 20};
+    // COMCH_FASTPATH_SIZES=4096,262144: only these payload sizes (experiments; the figures the
+    // report needs come from the full list).
+    if (const char *only = std::getenv("COMCH_FASTPATH_SIZES"); only && *only) {
+        sizes.clear();
+        for (const char *p = only; *p;) {
+            char *end = nullptr;
+            const unsigned long long v = std::strtoull(p, &end, 10);
+            if (end == p || v == 0) {
+                std::fprintf(stderr, "comch_fastpath: COMCH_FASTPATH_SIZES: bad size at '%s'\n", p);
+                return 2;
+            }
+            sizes.push_back(size_t(v));
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
     for (size_t payload : sizes) {
         for (bool rotating : {false, true}) {
             const char *regime = rotating ? "rotating" : "resident";
