@@ -822,8 +822,9 @@ int main(int argc, char **argv)
         sizes.clear();
         for (const char *p = only; *p;) {
             char *end = nullptr;
-            const unsigned long long v = std::strtoull(p, &end, 10);
-            if (end == p || v == 0) {
+            // Digits only (strtoull would take "-1" as 2^64 - 1), at most 1 GiB.
+            const unsigned long long v = *p >= '0' && *p <= '9' ? std::strtoull(p, &end, 10) : 0;
+            if (end == p || end == nullptr || v == 0 || v > (1ull << 30)) {
                 std::fprintf(stderr, "comch_fastpath: COMCH_FASTPATH_SIZES: bad size at '%s'\n", p);
                 return 2;
             }

@@ -92,9 +92,27 @@ const record *reference(const run &r, const record &rec, std::string_view ref_su
     return pick(r, fallback);
 }
 
+// The value of `rec`'s reference `b`: the one the record carries when `b` is its named
+// baseline, else b's own. A program that measures its own baseline next to a record (comch_rtt
+// runs a spin or an eventfd ping-pong before and after each size) stores that value in the
+// record: it is of the same seconds, and it is what the record's row shows. The record of that
+// name from another program (spin_baseline) may come from minutes in which the vCPUs sat
+// elsewhere.
+double reference_value(const record &rec, const record &b)
+{
+    if (b.metric == rec.baseline && rec.baseline_value && *rec.baseline_value > 0)
+        return *rec.baseline_value;
+    return b.value;
+}
+
+std::string figure(const record &r, double value)
+{
+    return r.metric + " " + format_value(value) + " " + r.unit;
+}
+
 std::string figure(const record &r)
 {
-    return r.metric + " " + format_value(r.value) + " " + r.unit;
+    return figure(r, r.value);
 }
 
 target_result unavailable(std::string target, std::string what)
@@ -111,21 +129,13 @@ target_result ratio_target(const run &r, std::string target, const sel &subject,
     if (!rec)
         return unavailable(std::move(target), "the softcomch record");
     const record *b = reference(r, *rec, ref_subject, ref);
-    if (!b || b->value <= 0)
+    const double base = b ? reference_value(*rec, *b) : 0;
+    if (base <= 0)
         return unavailable(std::move(target), "the " + std::string(ref_subject) + " record");
-    // A program that measured its own baseline next to the record (comch_rtt runs a spin or an
-    // eventfd ping-pong before and after each size) carries the value in the record: that is
-    // the one of the same seconds, and the one the record's row shows. The record of that name
-    // from another program (spin_baseline) may come from minutes in which the vCPUs sat
-    // elsewhere.
-    double base = b->value;
-    if (b->metric == rec->baseline && rec->baseline_value && *rec->baseline_value > 0)
-        base = *rec->baseline_value;
     const double ratio = rec->value / base;
     const bool met = at_least ? ratio >= limit : ratio <= limit;
     return {std::move(target),
-            format_value(ratio) + "x (" + figure(*rec) + " / " + b->metric + " " +
-                format_value(base) + " " + b->unit + ")",
+            format_value(ratio) + "x (" + figure(*rec) + " / " + figure(*b, base) + ")",
             met ? "met" : "not met", ratio};
 }
 
@@ -143,6 +153,7 @@ target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint6
         std::erase_if(recs, [](const record *x) { return !has_word(*x, "1pair"); });
     const record *worst = nullptr;
     const record *worst_ref = nullptr;
+    double worst_base = 0;
     double worst_ratio = 0;
     for (const record *rec : recs) {
         const std::string_view regime = has_word(*rec, "resident") ? "resident"
@@ -151,12 +162,14 @@ target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint6
         const record *b = reference(r, *rec, "memcpy", {"memcpy", "", rec->size, "", regime, ""});
         if (!b)
             b = pick(r, {"memcpy", "", rec->size, "", "", ""});
-        if (!b || b->value <= 0)
+        const double base = b ? reference_value(*rec, *b) : 0;
+        if (base <= 0)
             continue;
-        const double ratio = rec->value / b->value;
+        const double ratio = rec->value / base;
         if (!worst || ratio < worst_ratio) {
             worst = rec;
             worst_ref = b;
+            worst_base = base;
             worst_ratio = ratio;
         }
     }
@@ -164,7 +177,7 @@ target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint6
         return unavailable(std::move(target), "fast_tput records with a memcpy baseline");
     return {std::move(target),
             "worst " + format_value(worst_ratio) + "x (" + figure(*worst) + " / " +
-                figure(*worst_ref) + ")",
+                figure(*worst_ref, worst_base) + ")",
             worst_ratio >= limit ? "met" : "not met", worst_ratio};
 }
 
@@ -223,11 +236,12 @@ target_result progress_target(const run &r)
     if (!many->baseline.empty())
         if (const record *b = find_metric(r, many->baseline); b && b->available())
             one = b;
-    if (!one || one->value <= 0)
+    const double base = one ? reference_value(*many, *one) : 0;
+    if (base <= 0)
         return unavailable(std::move(target), "a scale progress record of 1 connection");
-    const double ratio = many->value / one->value;
+    const double ratio = many->value / base;
     return {std::move(target),
-            format_value(ratio) + "x (" + figure(*many) + " / " + figure(*one) + ")",
+            format_value(ratio) + "x (" + figure(*many) + " / " + figure(*one, base) + ")",
             ratio <= 2 ? "met" : "not met", ratio};
 }
 
