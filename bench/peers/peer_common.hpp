@@ -279,11 +279,12 @@ inline void emit_rate(const std::string &prefix, const char *subject, const std:
     emit(rec);
 }
 
+// A throughput record, named prefix + infix + size ("peer_uds" "_tput_" "64KiB").
 inline void emit_tput(const std::string &prefix, const char *subject, const std::string &mode,
-                      size_t size, double gb_per_s)
+                      size_t size, double gb_per_s, const std::string &infix = "_tput_")
 {
     record rec;
-    rec.metric = prefix + "_tput_" + size_name(size);
+    rec.metric = prefix + infix + size_name(size);
     rec.value = gb_per_s;
     rec.unit = "GB/s";
     rec.better = "higher";

@@ -13,7 +13,8 @@
 // This coordinating process is no iceoryx application (RouDi signals its applications when it
 // stops); it forks the two that are:
 //   A (CPU 0) measures: round trip 64 B / 1 KiB / 4080 B over two topics (ping, pong), busy
-//     take() polling; one-way rate 64 B; throughput 4 KiB .. 4 MiB
+//     take() polling; one-way rate 64 B; throughput 4 KiB .. 4 MiB over one topic, and over
+//     four (4 pairs, round robin, as comch_fastpath's 4-pair streams: peer_iceoryx_tput_4pair_*)
 //   B (CPU 1) echoes and streams: each message is a loaned chunk the publisher writes in place
 //     (the payload is written once, into shared memory; no other copy), published; the subscriber
 //     checks its length and stamps (peer_common.hpp) and releases it.
@@ -29,6 +30,7 @@
 #include <sys/un.h>
 #include <time.h>
 
+#include <algorithm>
 #include <memory>
 
 #ifdef SOFTCOMCH_HAVE_ICEORYX
@@ -50,8 +52,10 @@ void report_unavailable(const std::string &why)
     for (size_t s : rtt_sizes())
         unavailable_rtt("peer_iceoryx", "polled", s, why);
     emit_unavailable("peer_iceoryx_rate_64B", why);
-    for (size_t s : tput_sizes())
+    for (size_t s : tput_sizes()) {
         emit_unavailable("peer_iceoryx_tput_" + size_name(s), why);
+        emit_unavailable("peer_iceoryx_tput_4pair_" + size_name(s), why);
+    }
 }
 
 } // namespace
@@ -170,11 +174,11 @@ count = 96
 
 [[segment.mempool]]
 size = 1048576
-count = 20
+count = 24
 
 [[segment.mempool]]
 size = 4194304
-count = 12
+count = 16
 )";
 
 struct roudi {
@@ -301,19 +305,29 @@ bool stop_roudi(roudi &r)
 using iox::popo::UntypedPublisher;
 using iox::popo::UntypedSubscriber;
 
+// One stream of the run: `count` messages of `size` bytes published round robin over `pairs`
+// topics (publishers in B, subscribers in A); the 64 B rate is the first.
+struct stream_run {
+    size_t size;
+    uint64_t count;
+    uint32_t pairs;
+};
+
+constexpr uint32_t k_pairs = 4; // comch_fastpath's several-pair streams
+
 struct plan {
     uint64_t rtt_iters;
-    uint64_t rate_count;
-    std::vector<std::pair<size_t, uint64_t>> tputs;
+    std::vector<stream_run> streams;
 };
 
 plan make_plan(const options &o)
 {
     plan p;
     p.rtt_iters = count_for(o, 50000, 100);
-    p.rate_count = count_for(o, 1000000, 500);
-    for (size_t s : tput_sizes())
-        p.tputs.emplace_back(s, tput_messages(o, s, 2ull << 30));
+    p.streams.push_back({64, count_for(o, 1000000, 500), 1});
+    for (uint32_t pairs : {1u, k_pairs})
+        for (size_t s : tput_sizes())
+            p.streams.push_back({s, tput_messages(o, s, 2ull << 30), pairs});
     return p;
 }
 
@@ -321,6 +335,16 @@ iox::capro::ServiceDescription service(const char *topic, size_t size)
 {
     const std::string inst = std::to_string(size);
     return {"softcomch-peer", iox::capro::IdString_t(iox::cxx::TruncateToCapacity, topic),
+            iox::capro::IdString_t(iox::cxx::TruncateToCapacity, inst.c_str())};
+}
+
+// The topic of pair `k` of a stream; one-pair streams keep the instance name "<size>".
+iox::capro::ServiceDescription stream_service(const stream_run &r, uint32_t k)
+{
+    const std::string inst = r.pairs == 1 ? std::to_string(r.size)
+                                          : std::to_string(r.size) + "-" + std::to_string(r.pairs) +
+                                                "p" + std::to_string(k);
+    return {"softcomch-peer", iox::capro::IdString_t(iox::cxx::TruncateToCapacity, "stream"),
             iox::capro::IdString_t(iox::cxx::TruncateToCapacity, inst.c_str())};
 }
 
@@ -341,9 +365,18 @@ iox::popo::SubscriberOptions sub_options(uint64_t queue)
     return o;
 }
 
-uint64_t queue_for(size_t size)
+// A subscriber's queue: the messages in flight of one stream, shared by its pairs (at least 2
+// each), so that the several-pair streams keep as many chunks in flight as the one-pair ones.
+uint64_t queue_for(size_t size, uint32_t pairs)
 {
-    return size <= 4096 ? 256 : size <= 65536 ? 64 : size <= (1u << 20) ? 8 : 4;
+    const uint64_t total = size <= 4096 ? 256 : size <= 65536 ? 64 : size <= (1u << 20) ? 8 : 4;
+    return std::max<uint64_t>(total / pairs, 2);
+}
+
+// Messages published before the measured ones of stream `k` (the first is the 64 B rate).
+uint64_t warm_up(const stream_run &r, size_t k)
+{
+    return r.count / 10 + (k == 0 ? 64 : 4 * r.pairs);
 }
 
 // Publishes `size` bytes stamped with `seq` in a loaned chunk (retrying, bounded, while the
@@ -420,19 +453,21 @@ int app_b(const plan &p)
     init_runtime("b");
     ports pt;
     std::vector<UntypedSubscriber *> ping;
-    std::vector<UntypedPublisher *> pong, stream;
+    std::vector<UntypedPublisher *> pong;
+    std::vector<std::vector<UntypedPublisher *>> stream; // [run][pair]
     for (size_t s : rtt_sizes()) {
         pt.subs.push_back(std::make_unique<UntypedSubscriber>(service("ping", s), sub_options(4)));
         ping.push_back(pt.subs.back().get());
         pt.pubs.push_back(std::make_unique<UntypedPublisher>(service("pong", s), pub_options()));
         pong.push_back(pt.pubs.back().get());
     }
-    std::vector<size_t> stream_sizes{64};
-    for (auto [s, n] : p.tputs)
-        stream_sizes.push_back(s);
-    for (size_t s : stream_sizes) {
-        pt.pubs.push_back(std::make_unique<UntypedPublisher>(service("stream", s), pub_options()));
-        stream.push_back(pt.pubs.back().get());
+    for (const stream_run &r : p.streams) {
+        stream.emplace_back();
+        for (uint32_t k = 0; k < r.pairs; ++k) {
+            pt.pubs.push_back(
+                std::make_unique<UntypedPublisher>(stream_service(r, k), pub_options()));
+            stream.back().push_back(pt.pubs.back().get());
+        }
     }
     pt.subs.push_back(std::make_unique<UntypedSubscriber>(service("ctrl", 0), sub_options(16)));
     UntypedSubscriber &ctrl = *pt.subs.back();
@@ -451,21 +486,20 @@ int app_b(const plan &p)
         }
     }
     uint64_t ctrl_seq = 0;
-    for (size_t k = 0; k < stream_sizes.size(); ++k) {
-        const size_t size = stream_sizes[k];
-        const uint64_t count = k == 0 ? p.rate_count : p.tputs[k - 1].second;
-        const uint64_t warm = count / 10 + (k == 0 ? 64 : 4);
-        std::vector<uint8_t> src(size);
-        prefault(src.data(), size);
+    for (size_t k = 0; k < p.streams.size(); ++k) {
+        const stream_run &r = p.streams[k];
+        const uint64_t warm = warm_up(r, k);
+        std::vector<uint8_t> src(r.size);
+        prefault(src.data(), r.size);
         const uint8_t *fill = src.data();
         for (uint64_t seq = 0; seq < warm; ++seq) {
-            publish(*stream[k], size, seq, fill, bound);
+            publish(*stream[k][seq % r.pairs], r.size, seq, fill, bound);
             bound.reset();
         }
         take_checked(ctrl, 16, ctrl_seq++, "iceoryx go", bound);
         bound.reset();
-        for (uint64_t seq = warm; seq < warm + count; ++seq) {
-            publish(*stream[k], size, seq, fill, bound);
+        for (uint64_t seq = warm; seq < warm + r.count; ++seq) {
+            publish(*stream[k][seq % r.pairs], r.size, seq, fill, bound);
             bound.reset();
         }
     }
@@ -479,20 +513,21 @@ int app_a(const plan &p)
     init_runtime("a");
     ports pt;
     std::vector<UntypedPublisher *> ping;
-    std::vector<UntypedSubscriber *> pong, stream;
+    std::vector<UntypedSubscriber *> pong;
+    std::vector<std::vector<UntypedSubscriber *>> stream; // [run][pair]
     for (size_t s : rtt_sizes()) {
         pt.pubs.push_back(std::make_unique<UntypedPublisher>(service("ping", s), pub_options()));
         ping.push_back(pt.pubs.back().get());
         pt.subs.push_back(std::make_unique<UntypedSubscriber>(service("pong", s), sub_options(4)));
         pong.push_back(pt.subs.back().get());
     }
-    std::vector<size_t> stream_sizes{64};
-    for (auto [s, n] : p.tputs)
-        stream_sizes.push_back(s);
-    for (size_t s : stream_sizes) {
-        pt.subs.push_back(
-            std::make_unique<UntypedSubscriber>(service("stream", s), sub_options(queue_for(s))));
-        stream.push_back(pt.subs.back().get());
+    for (const stream_run &r : p.streams) {
+        stream.emplace_back();
+        for (uint32_t k = 0; k < r.pairs; ++k) {
+            pt.subs.push_back(std::make_unique<UntypedSubscriber>(
+                stream_service(r, k), sub_options(queue_for(r.size, r.pairs))));
+            stream.back().push_back(pt.subs.back().get());
+        }
     }
     pt.pubs.push_back(std::make_unique<UntypedPublisher>(service("ctrl", 0), pub_options()));
     UntypedPublisher &ctrl = *pt.pubs.back();
@@ -518,26 +553,30 @@ int app_a(const plan &p)
         emit_rtt("peer_iceoryx", "iceoryx", "polled", size, rtt_summary(samples));
     }
     uint64_t ctrl_seq = 0;
-    for (size_t k = 0; k < stream_sizes.size(); ++k) {
-        const size_t size = stream_sizes[k];
-        const uint64_t count = k == 0 ? p.rate_count : p.tputs[k - 1].second;
-        const uint64_t warm = count / 10 + (k == 0 ? 64 : 4);
+    for (size_t k = 0; k < p.streams.size(); ++k) {
+        const stream_run &r = p.streams[k];
+        const uint64_t warm = warm_up(r, k);
         for (uint64_t seq = 0; seq < warm; ++seq) {
-            take_checked(*stream[k], size, seq, "iceoryx stream warm-up", bound);
+            take_checked(*stream[k][seq % r.pairs], r.size, seq, "iceoryx stream warm-up", bound);
             bound.reset();
         }
         const uint64_t t0 = ticks();
         publish(ctrl, 16, ctrl_seq++, nullptr, bound);
-        for (uint64_t seq = warm; seq < warm + count; ++seq) {
-            take_checked(*stream[k], size, seq, "iceoryx stream", bound);
+        for (uint64_t seq = warm; seq < warm + r.count; ++seq) {
+            take_checked(*stream[k][seq % r.pairs], r.size, seq, "iceoryx stream", bound);
             bound.reset();
         }
         const double s = seconds(ticks() - t0);
         if (k == 0)
-            emit_rate("peer_iceoryx", "iceoryx", "polled", size, double(count) / s / 1e6);
+            emit_rate("peer_iceoryx", "iceoryx", "polled", r.size, double(r.count) / s / 1e6);
+        else if (r.pairs == 1)
+            emit_tput("peer_iceoryx", "iceoryx", "polled/loan+fill", r.size,
+                      double(r.count) * double(r.size) / s / 1e9);
         else
-            emit_tput("peer_iceoryx", "iceoryx", "polled/loan+fill", size,
-                      double(count) * double(size) / s / 1e9);
+            emit_tput("peer_iceoryx", "iceoryx",
+                      "polled/loan+fill/" + std::to_string(r.pairs) + "pair", r.size,
+                      double(r.count) * double(r.size) / s / 1e9,
+                      "_tput_" + std::to_string(r.pairs) + "pair_");
     }
     publish(ctrl, 16, ctrl_seq, nullptr, bound);
     return 0;

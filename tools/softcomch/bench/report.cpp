@@ -4,8 +4,10 @@
 // verdict), compared with the peers, and written as one JSON document or as tables; and the
 // document read back (--from).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -185,6 +187,23 @@ bool rotates(const record &r)
     return r.mode.find("rotating") != std::string::npos ||
            r.metric.find("rotating") != std::string::npos;
 }
+
+// The producer/consumer pairs of a throughput figure, named "<N>pair" in its mode or metric
+// ("resident/4pair/polled"); 1 when neither names any (the peers' usual single stream). A
+// figure of 4 streams is compared with a peer's 4 streams only: the sum of four says nothing
+// against one.
+unsigned pairs_of(const record &r)
+{
+    for (const std::string *s : {&r.mode, &r.metric})
+        for (size_t at = s->find("pair"); at != std::string::npos; at = s->find("pair", at + 1)) {
+            size_t b = at;
+            while (b > 0 && std::isdigit(static_cast<unsigned char>((*s)[b - 1])))
+                --b;
+            if (b < at)
+                return unsigned(std::strtoul(s->c_str() + b, nullptr, 10));
+        }
+    return 1;
+}
 } // namespace
 
 const record *best_peer(const run &r, const record &rec)
@@ -198,7 +217,7 @@ const record *best_peer(const run &r, const record &rec)
     for (const auto &o : r.records)
         if (o.available() && is_peer(o) && o.group == rec.group && o.size == rec.size &&
             stat_of(o.metric) == stat && o.unit == rec.unit && sleeps(o) == sleeps(rec) &&
-            rotates(o) == rotates(rec))
+            rotates(o) == rotates(rec) && pairs_of(o) == pairs_of(rec))
             candidates.push_back(&o);
     if (std::any_of(candidates.begin(), candidates.end(),
                     [&](const record *o) { return o->mode == rec.mode; }))
