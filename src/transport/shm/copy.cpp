@@ -49,6 +49,12 @@ doca_error_t copy_plan_from_env(copy_plan *out) noexcept
     return DOCA_SUCCESS;
 }
 
+uint64_t count_large_copy(uint64_t len) noexcept
+{
+    static std::atomic<uint64_t> bytes{0};
+    return bytes.fetch_add(len, std::memory_order_relaxed);
+}
+
 const char *copy_policy_name(copy_policy p) noexcept
 {
     return name_of(k_copy_policies, p);

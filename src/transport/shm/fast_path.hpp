@@ -137,18 +137,25 @@ public:
     {
         return queue_.try_claim(need, out);
     }
-    // The one copy: straight into the claimed buffer. A stream of such sends writes this many
-    // bytes into each of the consumer's (at most num_tasks) posted buffers, all within its
-    // registered memory: that is the working set the copy plan weighs.
+    // The one copy: straight into the claimed buffer. The working set the copy plan weighs is
+    // the one measured (reuse_watch: this process's large copies between two into the same
+    // buffer); until there is one, the consumer's posted buffers (at most num_tasks of this
+    // many bytes, all within its registered memory).
     doca_error_t write(const post_entry &e, const void *src, uint64_t len,
                        const transport::write_plan &plan) const noexcept
     {
         const peer_target &target = memory_.target();
-        const uint64_t rotating =
-            std::min<uint64_t>(target.len, uint64_t(queue_.num_tasks()) * len);
         // The plan is ours: objects of one transport only meet each other (transport.hpp).
         const copy_plan &cp = static_cast<const shm::write_plan &>(plan).plan;
-        return copy_to_peer(target, e.addr, src, len, cp.streams(len, rotating));
+        bool streaming = false;
+        if (len >= k_min_streaming_bytes) {
+            uint64_t working_set =
+                reuse_.observe(e.addr, count_large_copy(len), cp.cache_budget, target.len);
+            if (working_set == 0)
+                working_set = std::min<uint64_t>(target.len, uint64_t(queue_.num_tasks()) * len);
+            streaming = cp.streams(len, working_set);
+        }
+        return copy_to_peer(target, e.addr, src, len, streaming);
     }
     doca_error_t complete(const fast_completion &c, bool *wake) const noexcept
     {
@@ -172,10 +179,11 @@ public:
 private:
     remote_consumer(uint32_t id, uint32_t imm_data_len) noexcept;
 
-    fast_channel channel_; // our mapping of its channel
-    fast_producer queue_;  // the producer side of that channel
-    peer_mapping memory_;  // where its buffers are, and how to write them
-    wake_target wake_;     // signalled to wake the consumer
+    mutable reuse_watch reuse_; // the working set of the sends to it (write)
+    fast_channel channel_;      // our mapping of its channel
+    fast_producer queue_;       // the producer side of that channel
+    peer_mapping memory_;       // where its buffers are, and how to write them
+    wake_target wake_;          // signalled to wake the consumer
 };
 
 } // namespace softcomch::transport::shm

@@ -90,6 +90,8 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -328,6 +330,47 @@ struct copy_plan {
         return rotating_bytes + len > cache_budget; // + len: the source is cached too
     }
 };
+
+// The memory a stream of sends to one consumer really cycles through, measured as a reuse
+// distance: the large copies (k_min_streaming_bytes and more) this process made, to any
+// consumer, between two copies into the same posted buffer. The static figure (posted buffers x
+// payload) misses a consumer that re-posts from a pool larger than its task count and the other
+// streams of the same process, which share the cache; this sees both. One watched buffer at a
+// time: when it comes back, the bytes since are the working set; when it has not come back
+// after `limit` bytes, the working set is beyond the limit (at most `own_bound`, the consumer's
+// registered memory, since this stream alone cannot span more: that keeps a consumer posting at
+// ever-new offsets of a small window from looking large) and another buffer is watched.
+// Thread-safe: relaxed atomics, since a stale or torn estimate only chooses a slower copy.
+class reuse_watch {
+public:
+    // A copy into `addr`; `before`: the process's large-copy bytes before this one
+    // (count_large_copy). The working set measured so far, 0 until there is one.
+    uint64_t observe(uint64_t addr, uint64_t before, uint64_t limit, uint64_t own_bound) noexcept
+    {
+        const uint64_t watched = addr_.load(std::memory_order_relaxed);
+        const uint64_t since = before - mark_.load(std::memory_order_relaxed);
+        if (watched == addr) {
+            estimate_.store(since, std::memory_order_relaxed);
+            mark_.store(before, std::memory_order_relaxed);
+        } else if (watched == k_none || since > limit) {
+            if (watched != k_none)
+                estimate_.store(std::min(since, own_bound), std::memory_order_relaxed);
+            addr_.store(addr, std::memory_order_relaxed);
+            mark_.store(before, std::memory_order_relaxed);
+        }
+        return estimate_.load(std::memory_order_relaxed);
+    }
+
+private:
+    static constexpr uint64_t k_none = ~uint64_t(0);
+    std::atomic<uint64_t> addr_{k_none};
+    std::atomic<uint64_t> mark_{0};
+    std::atomic<uint64_t> estimate_{0};
+};
+
+// Counts a large copy of `len` bytes made by this process; returns the count before it. One
+// relaxed fetch_add, process-wide (every producer of the process shares the cache).
+SOFTCOMCH_API uint64_t count_large_copy(uint64_t len) noexcept;
 
 // Parses SOFTCOMCH_COPY: unset/empty/"auto", "cached", "streaming"; anything else is
 // DOCA_ERROR_BAD_CONFIG (*out untouched). The budget is half the last-level cache.

@@ -535,6 +535,80 @@ TEST(unit_transport_shared_memory, copy_plan_streams_only_large_payloads_that_ov
     EXPECT_FALSE(plan.streams(4096, 1024 * MiB));
 }
 
+// A process's large copies, replayed against reuse_watch: `copy` advances the process-wide
+// count the way count_large_copy does (one counter for every stream of the process).
+struct copy_replay {
+    uint64_t bytes = 0;
+    uint64_t copy(reuse_watch &w, uint64_t addr, uint64_t len, uint64_t limit, uint64_t own)
+    {
+        const uint64_t before = bytes;
+        bytes += len;
+        return w.observe(addr, before, limit, own);
+    }
+};
+
+TEST(unit_transport_shared_memory, reuse_watch_measures_the_working_set_a_stream_cycles_through)
+{
+    constexpr uint64_t MiB = uint64_t(1) << 20, KiB = 1024;
+    constexpr uint64_t limit = 16 * MiB;
+    constexpr uint64_t base = 0x7f0000000000;
+    {
+        // One stream into 4 buffers of 1 MiB: nothing until the first buffer comes back, then
+        // 4 MiB, every time round.
+        reuse_watch w;
+        copy_replay p;
+        for (uint64_t i = 0; i < 4; ++i)
+            EXPECT_EQ(p.copy(w, base + i * MiB, MiB, limit, 64 * MiB), 0u) << i;
+        for (uint64_t i = 4; i < 40; ++i)
+            EXPECT_EQ(p.copy(w, base + (i % 4) * MiB, MiB, limit, 64 * MiB), 4 * MiB) << i;
+    }
+    {
+        // A consumer re-posting from a pool of 1024 x 64 KiB (64 MiB; its task count says
+        // nothing of that): the watched buffer has not come back after the limit, so the set is
+        // beyond it, and stays so.
+        reuse_watch w;
+        copy_replay p;
+        uint64_t last = 0;
+        for (uint64_t i = 0; i < 3 * 1024; ++i)
+            last = p.copy(w, base + (i % 1024) * 64 * KiB, 64 * KiB, limit, 64 * MiB);
+        EXPECT_GT(last, limit);
+        EXPECT_LE(last, 64 * MiB);
+    }
+    {
+        // Four streams of one process, each into its own 4 MiB buffer: each buffer comes back
+        // after the other three were written, so each sees 16 MiB, not its own 4.
+        reuse_watch w[4];
+        copy_replay p;
+        uint64_t seen[4] = {};
+        for (uint64_t i = 0; i < 40; ++i)
+            seen[i % 4] = p.copy(w[i % 4], base + (i % 4) * 64 * MiB, 4 * MiB, limit, 4 * MiB);
+        for (uint64_t k = 0; k < 4; ++k)
+            EXPECT_EQ(seen[k], 16 * MiB) << k;
+    }
+    {
+        // A consumer posting at ever-new offsets of a 2 MiB window: no buffer comes back, but
+        // this stream cannot span more than the window.
+        reuse_watch w;
+        copy_replay p;
+        uint64_t last = 0;
+        for (uint64_t i = 0; i < 1000; ++i)
+            last = p.copy(w, base + (i * 4099) % (2 * MiB), 64 * KiB, limit, 2 * MiB);
+        EXPECT_EQ(last, 2 * MiB);
+    }
+    {
+        // The working set shrinks again when the consumer goes back to fewer buffers.
+        reuse_watch w;
+        copy_replay p;
+        for (uint64_t i = 0; i < 64; ++i)
+            p.copy(w, base + (i % 32) * MiB, MiB, 64 * MiB, 64 * MiB);
+        EXPECT_EQ(p.copy(w, base, MiB, 64 * MiB, 64 * MiB), 32 * MiB);
+        uint64_t last = 0;
+        for (uint64_t i = 0; i < 64; ++i)
+            last = p.copy(w, base + (i % 2) * MiB, MiB, 64 * MiB, 64 * MiB);
+        EXPECT_EQ(last, 2 * MiB);
+    }
+}
+
 TEST(unit_transport_shared_memory, producer_view_is_bounded_to_the_window)
 {
     // Page-aligned mmap with a window that leaves canary bytes on both edge pages.

@@ -204,8 +204,8 @@ void check_copy_env(report &r)
     switch (plan.policy) {
     case introspect::copy_policy::auto_select:
         what = "payloads from " + min +
-               " are streamed (non-temporal stores) once posted buffers + "
-               "payload exceed the cache budget of " +
+               " are streamed (non-temporal stores) once the working set a stream "
+               "cycles through + payload exceeds the cache budget of " +
                bytes_text(plan.cache_budget) + " (half the " + bytes_text(llc) +
                " last-level cache)";
         break;
