@@ -51,8 +51,21 @@ doca_error_t copy_plan_from_env(copy_plan *out) noexcept
 
 uint64_t count_large_copy(uint64_t len) noexcept
 {
-    static std::atomic<uint64_t> bytes{0};
-    return bytes.fetch_add(len, std::memory_order_relaxed);
+    // Each thread adds its bytes to the process's count once per k_flush of them, so producers
+    // on several threads do not bounce the counter's line on every copy (a locked add on a line
+    // another core wrote costs 0.1-0.2 us here, against 1.5 us for a 64 KiB copy). The count
+    // another thread sees is short by at most k_flush per other thread; the copy plan's budget
+    // is 16 MiB.
+    constexpr uint64_t k_flush = uint64_t(1) << 20;
+    static std::atomic<uint64_t> published{0};
+    static thread_local uint64_t pending __attribute__((tls_model("initial-exec"))) = 0;
+    const uint64_t before = published.load(std::memory_order_relaxed) + pending;
+    pending += len;
+    if (pending >= k_flush) {
+        published.fetch_add(pending, std::memory_order_relaxed);
+        pending = 0;
+    }
+    return before;
 }
 
 const char *copy_policy_name(copy_policy p) noexcept

@@ -368,8 +368,9 @@ private:
     std::atomic<uint64_t> estimate_{0};
 };
 
-// Counts a large copy of `len` bytes made by this process; returns the count before it. One
-// relaxed fetch_add, process-wide (every producer of the process shares the cache).
+// Counts a large copy of `len` bytes made by this process; returns the count before it:
+// process-wide, since every producer of the process shares the cache. Exact for one thread;
+// another thread's last MiB may not be in it yet (copy.cpp).
 SOFTCOMCH_API uint64_t count_large_copy(uint64_t len) noexcept;
 
 // Parses SOFTCOMCH_COPY: unset/empty/"auto", "cached", "streaming"; anything else is

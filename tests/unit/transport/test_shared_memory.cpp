@@ -609,6 +609,28 @@ TEST(unit_transport_shared_memory, reuse_watch_measures_the_working_set_a_stream
     }
 }
 
+TEST(unit_transport_shared_memory, count_large_copy_is_exact_on_one_thread_and_sees_the_others)
+{
+    constexpr uint64_t KiB = 1024, MiB = KiB * KiB;
+    // One thread: each count is the previous plus the previous copy, across the per-thread
+    // flushes (every MiB).
+    uint64_t prev = count_large_copy(64 * KiB);
+    for (int i = 0; i < 100; ++i) {
+        const uint64_t now = count_large_copy(64 * KiB);
+        EXPECT_EQ(now - prev, 64 * KiB) << i;
+        prev = now;
+    }
+    // Another thread's 8 MiB: all but its last unflushed MiB are in this thread's next count.
+    std::thread other([] {
+        for (int i = 0; i < 128; ++i)
+            count_large_copy(64 * KiB);
+    });
+    other.join();
+    const uint64_t after = count_large_copy(64 * KiB);
+    EXPECT_GE(after - prev, 64 * KiB + 7 * MiB);
+    EXPECT_LE(after - prev, 64 * KiB + 8 * MiB);
+}
+
 TEST(unit_transport_shared_memory, producer_view_is_bounded_to_the_window)
 {
     // Page-aligned mmap with a window that leaves canary bytes on both edge pages.
