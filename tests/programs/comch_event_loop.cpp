@@ -11,7 +11,8 @@
 //
 // What it checks (exit status 0 only if all hold):
 //   - every echo arrives intact and in order;
-//   - an idle engine sleeps: no wake-up on either side while nothing is sent;
+//   - an idle engine sleeps: no wake-up while nothing is sent (with --burst, at most one at the
+//     start of the idle period, from the peer's deferred check: see main());
 //   - no spurious wake-ups: each side wakes at most three times per message (the arrival of the
 //     message, its send completion, a rare arm/disarm race) plus a few for connecting and
 //     disconnecting.
@@ -291,17 +292,24 @@ int main(int argc, char **argv)
     waitpid(srv, &status, 0);
     // Per message each side wakes for the arrival and for its own send's completion (queued when it
     // arms); the rare wake-up of the arm/disarm race and connecting/disconnecting come on top. A
-    // periodic timer would show here (and in the idle count, which must be 0).
+    // periodic timer would show here, and in the idle count: 0, or 1 with bursts. A burst's sends
+    // only look at the peer's arm and leave the check to the server's next settle (docs/design.md,
+    // "One barrier per burst"); when the client has taken the whole burst and armed for its idle
+    // period before that settle, the check finds that arm and wakes it once, for nothing. The
+    // settle clears the arm, so it cannot happen twice in one idle period (measured under ASan:
+    // 8 runs in 60 with one such wake-up, none with two).
     const uint64_t bound = 3 * uint64_t(messages) + 20;
+    const uint64_t idle_bound = burst > 1 ? 1 : 0;
     std::printf("client_messages,%llu\nclient_wakeups,%llu\nclient_idle_wakeups,%llu\n",
                 (unsigned long long)cc.messages, (unsigned long long)cc.wakeups,
                 (unsigned long long)cc.idle_wakeups);
     if (have)
         std::printf("server_messages,%llu\nserver_wakeups,%llu\n", (unsigned long long)sc.messages,
                     (unsigned long long)sc.wakeups);
-    std::printf("wakeup_bound,%llu\n", (unsigned long long)bound);
+    std::printf("wakeup_bound,%llu\nidle_wakeup_bound,%llu\n", (unsigned long long)bound,
+                (unsigned long long)idle_bound);
     bool ok = crc == 0 && have && sc.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-              cc.idle_wakeups == 0 && cc.wakeups <= bound && sc.wakeups <= bound;
+              cc.idle_wakeups <= idle_bound && cc.wakeups <= bound && sc.wakeups <= bound;
     std::printf("result,%s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }
