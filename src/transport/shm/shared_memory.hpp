@@ -348,7 +348,10 @@ public:
     uint64_t observe(uint64_t addr, uint64_t before, uint64_t limit, uint64_t own_bound) noexcept
     {
         const uint64_t watched = addr_.load(std::memory_order_relaxed);
-        const uint64_t since = before - mark_.load(std::memory_order_relaxed);
+        const uint64_t mark = mark_.load(std::memory_order_relaxed);
+        // Copies to one consumer from two threads: each thread's count may lag the other's by
+        // up to a MiB (count_large_copy), so `before` may be below a mark the other thread set.
+        const uint64_t since = before >= mark ? before - mark : 0;
         if (watched == addr) {
             estimate_.store(since, std::memory_order_relaxed);
             mark_.store(before, std::memory_order_relaxed);

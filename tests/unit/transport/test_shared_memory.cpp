@@ -596,6 +596,14 @@ TEST(unit_transport_shared_memory, reuse_watch_measures_the_working_set_a_stream
         EXPECT_EQ(last, 2 * MiB);
     }
     {
+        // A count below the mark (another thread's count lagged): no huge distance, and nothing
+        // taken for a measurement.
+        reuse_watch w;
+        EXPECT_EQ(w.observe(base, 10 * MiB, limit, 64 * MiB), 0u);
+        EXPECT_EQ(w.observe(base, 9 * MiB, limit, 64 * MiB), 0u);
+        EXPECT_EQ(w.observe(base + MiB, 9 * MiB + 512 * KiB, limit, 64 * MiB), 0u);
+    }
+    {
         // The working set shrinks again when the consumer goes back to fewer buffers.
         reuse_watch w;
         copy_replay p;
