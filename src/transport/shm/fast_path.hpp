@@ -147,15 +147,15 @@ public:
         const peer_target &target = memory_.target();
         // The plan is ours: objects of one transport only meet each other (transport.hpp).
         const copy_plan &cp = static_cast<const shm::write_plan &>(plan).plan;
-        bool streaming = false;
-        if (len >= k_min_streaming_bytes) {
-            uint64_t working_set =
+        // Only the automatic policy weighs the working set, and only for payloads it may stream.
+        uint64_t working_set = 0;
+        if (cp.policy == copy_policy::auto_select && len >= k_min_streaming_bytes) {
+            working_set =
                 reuse_.observe(e.addr, count_large_copy(len), cp.cache_budget, target.len);
             if (working_set == 0)
                 working_set = std::min<uint64_t>(target.len, uint64_t(queue_.num_tasks()) * len);
-            streaming = cp.streams(len, working_set);
         }
-        return copy_to_peer(target, e.addr, src, len, streaming);
+        return copy_to_peer(target, e.addr, src, len, cp.streams(len, working_set));
     }
     doca_error_t complete(const fast_completion &c, bool *wake) const noexcept
     {
