@@ -338,10 +338,25 @@ unsigned comch_ctx::serve_with_faults(doca_comch_connection *conn, bool &ended)
 template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bool &ended)
 {
     ended = false;
+    // A callback below may end this connection (doca_comch_server_disconnect from a receive or
+    // a consumer callback, or from a completion): abort_connection then parks its link here
+    // instead of destroying it under the code that is using it, and it goes when this returns.
+    serving_ = conn;
+    struct leave {
+        comch_ctx &ctx;
+        ~leave()
+        {
+            ctx.serving_ = nullptr;
+            if (ctx.retired_link_) [[unlikely]]
+                ctx.retired_link_.reset();
+        }
+    } on_return{*this};
     unsigned work = 0;
     if (conn->link_->slow_pending()) {
         link_events events(this, conn);
         work += conn->link_->service(events);
+        if (conn->state_ == doca_comch_connection::state::closed) [[unlikely]]
+            return work; // ended by the program from a callback
     }
     // Inlined here, so that the ordinary instantiation has the shape the function had before
     // the fault hooks (one call less per poll).
@@ -375,13 +390,18 @@ template <bool Faults> unsigned comch_ctx::serve(doca_comch_connection *conn, bo
                 // Nothing else travels on the ring: the connection ends (logged once, when it
                 // does, with the link's violation()).
                 link.release();
-                conn->link_->protocol_violation("a ring message of an unknown type");
+                link.protocol_violation("a ring message of an unknown type");
                 break;
             }
             link.release();
+            if (conn->state_ == doca_comch_connection::state::closed) [[unlikely]]
+                return work; // ended by the program from a callback: not the peer's end
         }
-        if (!conn->pending_.empty() && !conn->peer_closed_ && !link.peer_gone())
+        if (!conn->pending_.empty() && !conn->peer_closed_ && !link.peer_gone()) {
             work += flush_pending<Faults>(conn);
+            if (conn->state_ == doca_comch_connection::state::closed) [[unlikely]]
+                return work; // ended from a completion callback
+        }
         // The peer is gone once it said so, or once its process died (or, where the program
         // opted in, stopped progressing for too long; or a fault dropped the connection) and its
         // ring is drained.
@@ -500,8 +520,12 @@ void comch_ctx::abort_connection(doca_comch_connection *conn, doca_error_t statu
         transport::with_concrete(*conn->link_, [](auto &link) noexcept { link.settle(); });
     }
     // Unmaps this side of the segment and closes the socket: the peer's liveness channel hangs
-    // up, and its mapping (if it still has one) stays valid until it closes too.
-    conn->link_.reset();
+    // up, and its mapping (if it still has one) stays valid until it closes too. From a callback
+    // inside serve() of this connection, once serve() returns.
+    if (conn == serving_) [[unlikely]]
+        retired_link_ = std::move(conn->link_);
+    else
+        conn->link_.reset();
 }
 
 doca_error_t comch_ctx::refuse_children(const char *func, const doca_comch_connection &conn) const

@@ -218,6 +218,10 @@ private:
     // The handles of the connections that owe a check. Bounded: when it is full, everything is
     // settled at once (early is always correct), so it never grows past its reservation.
     std::vector<doca_comch_connection *> unsettled_;
+    // The connection serve() is delivering to, and its link if a callback ended it meanwhile
+    // (freed when serve() returns: serve() is still using it).
+    doca_comch_connection *serving_ = nullptr;
+    std::unique_ptr<softcomch::transport::link> retired_link_;
     static constexpr size_t k_unsettled_max = 64;
 
     // ---- the hooks of faults on demand (comch/fault_hooks.cpp) ----

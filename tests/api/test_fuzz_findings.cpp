@@ -10,7 +10,11 @@
 //   - a send task kept across a restart of its client, then submitted (its connection was freed
 //     by the restart): DOCA_ERROR_NOT_CONNECTED;
 //   - the send tasks reconfigured while one was still allocated (the pool's storage went):
-//     DOCA_ERROR_BAD_STATE.
+//     DOCA_ERROR_BAD_STATE;
+//   - a server that disconnects a client from inside the receive callback of that client's
+//     message (the link went while the receive loop was still reading it; a UBSan "invalid vptr"
+//     in the fuzzer): the connection closes, the messages after it are not delivered, the
+//     server serves on.
 #include <doca_buf_inventory.h>
 #include <doca_comch.h>
 #include <doca_comch_consumer.h>
@@ -173,6 +177,36 @@ TEST(FuzzFindings, SendTaskKeptAcrossARestartIsRefused)
     ASSERT_TRUE(p.stop(*p.cli));
     // Nothing allocated any more: reconfiguring is fine again.
     EXPECT_EQ(doca_comch_client_task_send_set_conf(p.cli->handle(), done, done, 8), DOCA_SUCCESS);
+}
+
+TEST(FuzzFindings, DisconnectFromTheReceiveCallbackOfThatConnection)
+{
+    pair p("fuzz-disconnect-in-recv");
+    ASSERT_TRUE(p.srv->ok() && p.cli->ok());
+    doca_comch_server *srv = p.srv->handle();
+    size_t delivered = 0;
+    doca_error_t disconnect_rc = DOCA_ERROR_UNKNOWN;
+    p.srv->on_recv = [&](sc_test::side &, doca_comch_connection *conn, const uint8_t *, uint32_t) {
+        if (delivered++ == 0)
+            disconnect_rc = doca_comch_server_disconnect(srv, conn);
+    };
+    ASSERT_TRUE(p.connect());
+    // Three messages in the ring before the server looks: it reads them in one loop.
+    for (const char *m : {"one", "two", "three"})
+        ASSERT_EQ(p.cli->send(p.cli->connection(), std::string(m)), DOCA_SUCCESS);
+    ASSERT_TRUE(p.until([&] { return delivered > 0; }));
+    EXPECT_EQ(disconnect_rc, DOCA_SUCCESS);
+    // The client sees the server's end; the server delivered nothing after the disconnect and
+    // reports no disconnect event of its own making.
+    ASSERT_TRUE(p.until([&] { return p.cli->state() == DOCA_CTX_STATE_IDLE; }));
+    for (int i = 0; i < 100; ++i)
+        p.pump();
+    EXPECT_EQ(delivered, 1u);
+    EXPECT_TRUE(p.srv->disconnected.empty());
+    EXPECT_EQ(p.srv->state(), DOCA_CTX_STATE_RUNNING);
+    // And it still serves: a new client connects.
+    ASSERT_EQ(p.cli->start(), DOCA_ERROR_IN_PROGRESS);
+    ASSERT_TRUE(p.until([&] { return p.cli->state() == DOCA_CTX_STATE_RUNNING; }));
 }
 
 } // namespace
