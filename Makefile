@@ -3,6 +3,7 @@
 #   make demo    install what is missing, build, install into ./install, run the showcase
 #   make test    install what is missing, build, run every default test
 #   make asan / make tsan   the same tests under AddressSanitizer+UBSan / ThreadSanitizer
+#   make bench-smoke   every benchmark program once with --smoke (CTest label `bench`)
 #   make stress  the long stress runs (CTest label `stress`)
 #   make bench   softcomch bench: every benchmark program and peer, one at a time (BENCH_FLAGS=--quick)
 #   make perf-doc   a full softcomch bench --json run into $(PERF_JSON), then docs/PERFORMANCE.md and
@@ -27,7 +28,7 @@ FUZZ_SECONDS ?= 60
 BENCH_FLAGS ?=
 PERF_JSON ?= $(BUILD)/perf-run.json
 
-.PHONY: all deps build install demo test asan tsan stress bench perf-doc fuzz fuzz-merge clean
+.PHONY: all deps build install demo test asan tsan stress bench bench-smoke perf-doc fuzz fuzz-merge clean
 
 all: build
 
@@ -69,6 +70,10 @@ fuzz-merge:
 
 stress: build
 	cd $(BUILD) && ctest -L stress --output-on-failure
+
+# The benchmark programs pin both CPUs: alone, after the other suites (CI's bench stage).
+bench-smoke: build
+	cd $(BUILD) && ctest -L bench --output-on-failure --timeout 600
 
 bench: build
 	$(BUILD)/bin/softcomch bench $(BENCH_FLAGS)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The one output format of every benchmark program (bench/*, bench/peers/*) that `softcomch
-// bench` runs: one JSON object per line on stdout, a "record". Lines that do not start with '{'
-// (the programs' human-readable '#' comments) are ignored by the reader. The fields:
+// bench` runs: one JSON object per line on stdout, a "record". Empty lines and lines starting
+// with '#' (the programs' human-readable comments) are ignored by the reader; any other line
+// that is not a record or a context counts as a bad line. The fields:
 //
 //   metric          stable name (bench/metrics.list), e.g. "ctrl_rtt_polled_64B_p50"
 //   value           the figure (a number)

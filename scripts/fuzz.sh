@@ -13,6 +13,7 @@
 #                                      to tests/fuzz/corpus/<target>/ (libFuzzer -merge=1)
 #
 # Environment: FUZZ_SECONDS, FUZZ_BUILD (build-fuzz), FUZZ_JOBS (build parallelism, nproc),
+# FUZZ_PARALLEL (targets fuzzed at once, FUZZ_JOBS),
 # WERROR (ON), CLANG / CLANGXX (clang-14 / clang++-14 when present, else clang / clang++).
 # New inputs and findings stay in $FUZZ_BUILD/corpus/<target>/ and $FUZZ_BUILD/findings/<target>/
 # (crash-*, leak-*, timeout-* files: replay one with $FUZZ_BUILD/tests/fuzz/<target> <file>).
@@ -84,21 +85,38 @@ summary="$build/fuzz-summary.txt"
   echo "# make fuzz: $seconds s per target, $(date -u +%Y-%m-%dT%H:%M:%SZ), $("$cxx" --version | head -1)"
   printf '%-22s %12s %10s %8s %8s  %s\n' target executions exec/s corpus cov result
 } > "$summary"
-failed=0
-for t in "${targets[@]}"; do
-  work="$build/corpus/$t"
-  findings="$build/findings/$t"
+# One target per CPU at a time (FUZZ_PARALLEL, default FUZZ_JOBS): each is single-threaded.
+parallel=${FUZZ_PARALLEL:-$jobs}
+run_one() {
+  local t=$1 work="$build/corpus/$1" findings="$build/findings/$1" rc=0
   mkdir -p "$work" "$findings"
-  log="$build/findings/$t.log"
   echo "fuzz: $t for $seconds s ..."
-  rc=0
-  # -close_fd_mask=3 mutes the targets' own output; libFuzzer's report goes to stderr anyway.
+  # -close_fd_mask=1 mutes the targets' own output; libFuzzer's report goes to stderr anyway.
   ( cd "$findings" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "$OLDPWD/$bin/$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
       -max_len="$(max_len_of "$t")" -print_final_stats=1 -close_fd_mask=1 \
       -artifact_prefix="$OLDPWD/$findings/" "$OLDPWD/$work" "$OLDPWD/tests/fuzz/corpus/$t" ) \
-      > "$log" 2>&1 || rc=$?
+      > "$build/findings/$t.log" 2>&1 || rc=$?
+  echo "$rc" > "$build/findings/$t.rc"
+}
+running=0
+for t in "${targets[@]}"; do
+  rm -f "$build/findings/$t.rc"
+  run_one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+  work="$build/corpus/$t"
+  findings="$build/findings/$t"
+  log="$build/findings/$t.log"
+  rc=$(cat "$build/findings/$t.rc" 2>/dev/null || echo 99)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')

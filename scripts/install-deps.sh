@@ -14,6 +14,10 @@ have_cmd ninja || need+=(ninja-build)
 have_cmd g++ || need+=(g++)
 have_cmd pkg-config || need+=(pkg-config)
 have_cmd make || need+=(make)
+have_cmd python3 || need+=(python3) # scripts/ci-report.py (.ci/run's timing report)
+# A compiler cache, used when present (never needed for a correct build: CMakeLists.txt,
+# SOFTCOMCH_CCACHE; docs/testing.md, "Build time").
+have_cmd ccache || need+=(ccache)
 have_pkg libgtest-dev || need+=(libgtest-dev)
 have_pkg libgmock-dev || need+=(libgmock-dev)
 { have_cmd clang-format-14 || have_cmd clang-format; } || need+=(clang-format) # scripts/check-format.sh

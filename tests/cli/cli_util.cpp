@@ -5,6 +5,8 @@
 // field; they are not derived from the tool's output.
 #include "cli_util.hpp"
 
+#include "build_tree.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -12,10 +14,6 @@
 #include <string_view>
 
 extern char **environ;
-
-#ifndef SOFTCOMCH_TEST_SOURCE_DIR
-#define SOFTCOMCH_TEST_SOURCE_DIR "."
-#endif
 
 namespace sc_cli {
 
@@ -533,7 +531,7 @@ std::vector<declared_function> declared_functions(const std::string &header)
     // A prototype begins on a line starting with DOCA_STABLE, DOCA_EXPERIMENTAL or
     // DOCA_DEPRECATED and ends at ';'; the name is the identifier before its first '('.
     std::istringstream lines(
-        read_text(std::string(SOFTCOMCH_TEST_SOURCE_DIR) + "/include/" + header));
+        read_text(std::string(sc_test::build_tree::source_dir) + "/include/" + header));
     std::vector<declared_function> out;
     std::string line, decl;
     bool in_decl = false;
@@ -569,7 +567,7 @@ std::vector<std::pair<std::string, int>> error_enumerators()
 {
     // "\tDOCA_ERROR_NOT_PERMITTED = 2, /**< ... */"
     std::istringstream lines(
-        read_text(std::string(SOFTCOMCH_TEST_SOURCE_DIR) + "/include/doca_error.h"));
+        read_text(std::string(sc_test::build_tree::source_dir) + "/include/doca_error.h"));
     std::vector<std::pair<std::string, int>> out;
     std::string line;
     while (std::getline(lines, line)) {

@@ -8,9 +8,9 @@
 // filled in; the --json document field by field; --from gives back the same document; the SVG
 // plots are well-formed XML naming every subject; the --doc report judges the issue-11 targets
 // right for known values; an installed tree finds its libexec/softcomch.
-// CliBenchSmoke runs the REAL programs of <build>/libexec/softcomch with --smoke and checks that
-// every metric of bench/metrics.list is reported (never a timing); it skips while that directory
-// holds no benchmark programs.
+// CliBenchSmoke (label `bench`) runs the REAL programs of <build>/libexec/softcomch with --smoke and
+// checks what they print and that every metric of bench/metrics.list is reported by its program
+// (never a timing); it skips while that directory holds no benchmark programs.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -26,11 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "build_tree.hpp"
 #include "cli_util.hpp"
-
-#ifndef SOFTCOMCH_TEST_CMAKE_COMMAND
-#define SOFTCOMCH_TEST_CMAKE_COMMAND "cmake"
-#endif
 
 namespace {
 
@@ -138,7 +135,7 @@ protected:
                      "polled", "base_spin_rtt_4080B_p50", "lower", 0.25),
                  rec("ctrl_rtt_epoll_64B_p50", 3.2, "us", "softcomch", "ctrl_rtt", 64, "epoll",
                      "base_eventfd_rtt_64B_p50"),
-                 "{not a record",
+                 "{not a record", "stray text, not a comment",
                  rec("ctrl_rtt_polled_64B_p50", 9, "us", "softcomch", "ctrl_rtt", 64, "polled")});
         program("comch_scale",
                 {rec("ctrl_rate_1conn_64B_mrate", 14.2, "Mmsg/s", "softcomch", "ctrl_rate", 64,
@@ -285,9 +282,10 @@ TEST_F(CliBench, ProbeFirstOneAtATimeFailuresReported)
     // What they printed before failing is kept.
     EXPECT_NE(record_of(doc, "peer_uds_rtt_64B_p50"), nullptr);
     EXPECT_NE(record_of(doc, "peer_zmq_rtt_64B_p50"), nullptr);
-    // The bad line and the duplicate are counted, the first value kept.
+    // The bad lines (a broken record, stray text; not the comment) and the duplicate are
+    // counted, the first value kept.
     const json::value *rtt = program_of(doc, "comch_rtt");
-    EXPECT_EQ(rtt->find("bad_lines")->as_int(), 1);
+    EXPECT_EQ(rtt->find("bad_lines")->as_int(), 2);
     EXPECT_EQ(rtt->find("duplicates")->as_int(), 1);
     EXPECT_DOUBLE_EQ(record_of(doc, "ctrl_rtt_polled_64B_p50")->find("value")->as_double(), 0.45);
     EXPECT_TRUE(contains(err_, "peer_zmq: timeout")) << err_;
@@ -514,9 +512,9 @@ TEST_F(CliBench, DocJudgesTheTargets)
 TEST_F(CliBench, InstalledTreeFindsLibexec)
 {
     const std::string prefix = dir_ + "/prefix";
-    auto r =
-        run({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", sc_test::bin_dir(), "--prefix", prefix},
-            tool_env(), 120);
+    auto r = run(
+        {sc_test::build_tree::cmake_command, "--install", sc_test::bin_dir(), "--prefix", prefix},
+        tool_env(), 120);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string libexec = prefix + "/libexec/softcomch";
     ASSERT_TRUE(fs::is_directory(libexec)) << "cmake --install put no libexec/softcomch";
@@ -535,16 +533,49 @@ TEST_F(CliBench, InstalledTreeFindsLibexec)
 
 // ---- the real programs ----
 
+// Which program reports which metrics of bench/metrics.list: by prefix.
+const std::map<std::string, std::vector<std::string>> &metric_prefixes()
+{
+    static const std::map<std::string, std::vector<std::string>> m{
+        {"spin_baseline", {"probe_", "base_spin_rtt_"}},
+        {"comch_rtt", {"ctrl_rtt_", "cpu_", "base_eventfd_rtt_mailbox_"}},
+        {"comch_scale", {"ctrl_rate_", "scale_", "base_spin_rate_"}},
+        {"comch_fastpath", {"fast_", "base_memcpy_", "base_pvw_"}},
+        {"ring_bench", {"transport_ring_"}},
+        {"fastpath_bench", {"transport_fast_", "transport_memcpy"}},
+        {"peer_ipc",
+         {"base_eventfd_rtt_blocking_", "base_eventfd_rtt_polled_", "peer_pipe_", "peer_uds_",
+          "peer_tcp_"}},
+        {"peer_ucx", {"peer_ucx_"}},
+        {"peer_zmq", {"peer_zmq_"}},
+        {"peer_iceoryx", {"peer_iceoryx_"}},
+    };
+    return m;
+}
+
+std::string owner_of(const std::string &metric)
+{
+    for (const auto &[program, prefixes] : metric_prefixes())
+        for (const auto &p : prefixes)
+            if (metric.starts_with(p))
+                return program;
+    return {};
+}
+
+// Every program runs with --smoke, once (label `bench`: they pin both CPUs), and exits 0; every
+// line it prints is a '#' comment, a context or a complete record (a value with its unit, better,
+// subject and group, or an unavailable metric with its reason); each metric of
+// bench/metrics.list is reported, by the program its prefix names, and each program reports at
+// least one. Never a timing.
 TEST(CliBenchSmoke, EveryMetricOfTheListIsReported)
 {
     const std::string libexec = sc_test::bin_dir() + "/libexec/softcomch";
     if (access((libexec + "/spin_baseline").c_str(), X_OK) != 0)
         GTEST_SKIP() << "no benchmark programs in " << libexec
-                     << " yet: bench/ and bench/peers/ do not build into libexec/softcomch on "
-                        "this branch (issue 11, the matrix and peers parts)";
+                     << " (configured with -DSOFTCOMCH_BUILD_BENCH=OFF)";
     std::vector<std::string> metrics;
     {
-        std::ifstream in(std::string(SOFTCOMCH_TEST_SOURCE_DIR) + "/bench/metrics.list");
+        std::ifstream in(std::string(sc_test::build_tree::source_dir) + "/bench/metrics.list");
         for (std::string line; std::getline(in, line);) {
             line = line.substr(0, line.find('#'));
             std::istringstream words(line);
@@ -553,25 +584,44 @@ TEST(CliBenchSmoke, EveryMetricOfTheListIsReported)
         }
     }
     ASSERT_FALSE(metrics.empty()) << "bench/metrics.list names no metric";
+    for (const auto &m : metrics)
+        EXPECT_FALSE(owner_of(m).empty()) << m << " (bench/metrics.list): no program's prefix";
     // Found beside <build>/bin/softcomch, as a user runs it.
     auto r = run({tool(), "bench", "--smoke", "--json"}, tool_env(), 540);
     const json::value doc = parse(r.out);
     ASSERT_TRUE(doc.is_object()) << r.err;
-    for (const auto &p : doc.find("programs")->elements())
+    std::set<std::string> ran;
+    for (const auto &p : doc.find("programs")->elements()) {
+        const std::string name = p.find("name")->as_string();
+        ran.insert(name);
         EXPECT_EQ(p.find("status")->as_string(), "ok")
-            << p.find("name")->as_string() << ": " << p.find("reason")->as_string();
+            << name << ": " << p.find("reason")->as_string();
+        EXPECT_EQ(p.find("bad_lines")->as_int(), 0)
+            << name << " printed lines that are neither '#' comments nor records";
+        EXPECT_GE(p.find("records")->as_int(), 1) << name << " reported nothing";
+    }
+    for (const auto &[program, prefixes] : metric_prefixes())
+        EXPECT_TRUE(ran.count(program)) << program << " did not run";
     EXPECT_EQ(r.status, 0) << r.err;
-    std::set<std::string> reported;
+    std::map<std::string, std::string> reported; // metric -> program
     for (const auto &rec : doc.find("records")->elements()) {
         const std::string name = rec.find("metric")->as_string();
-        reported.insert(name);
-        if (const json::value *u = rec.find("unavailable"))
+        reported[name] = rec.find("program")->as_string();
+        if (const json::value *u = rec.find("unavailable")) {
             EXPECT_FALSE(u->as_string().empty()) << name << " is unavailable without a reason";
-        else
-            EXPECT_TRUE(rec.find("value")->is_number()) << name;
+            continue;
+        }
+        EXPECT_TRUE(rec.find("value")->is_number()) << name;
+        for (const char *field : {"unit", "better", "subject", "group"})
+            EXPECT_FALSE(rec.find(field)->as_string().empty()) << name << " lacks " << field;
     }
-    for (const auto &m : metrics)
-        EXPECT_TRUE(reported.count(m)) << m << " (bench/metrics.list) was not reported";
+    for (const auto &m : metrics) {
+        const auto it = reported.find(m);
+        if (it == reported.end())
+            ADD_FAILURE() << m << " (bench/metrics.list) was not reported";
+        else
+            EXPECT_EQ(it->second, owner_of(m)) << m << " reported by another program";
+    }
 }
 
 } // namespace

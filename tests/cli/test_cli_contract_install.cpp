@@ -16,13 +16,10 @@
 #include <sstream>
 #include <string>
 
+#include "build_tree.hpp"
 #include "cli_util.hpp"
 #include "comch_harness.hpp"
 #include "live_pair.hpp"
-
-#ifndef SOFTCOMCH_TEST_CMAKE_COMMAND
-#define SOFTCOMCH_TEST_CMAKE_COMMAND "cmake"
-#endif
 
 namespace {
 
@@ -42,9 +39,9 @@ protected:
         ASSERT_NE(mkdtemp(tmpl), nullptr);
         dir_ = tmpl;
         prefix_ = dir_ + "/prefix";
-        auto r = run(
-            {SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", sc_test::bin_dir(), "--prefix", prefix_},
-            tool_env(), 120);
+        auto r = run({sc_test::build_tree::cmake_command, "--install", sc_test::bin_dir(),
+                      "--prefix", prefix_},
+                     tool_env(), 120);
         ASSERT_EQ(r.status, 0) << r.out << r.err;
         for (const auto &e : fs::recursive_directory_iterator(prefix_))
             if (e.path().filename() == "doca-comch.pc" &&

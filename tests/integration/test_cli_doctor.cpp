@@ -43,6 +43,7 @@
 #include "transport/fabric.hpp"
 #include "transport/unix_socket.hpp"
 
+#include "build_tree.hpp"
 #include "process_runner.hpp"
 
 extern char **environ;
@@ -266,8 +267,8 @@ TEST_F(CliDoctor, UnknownVariablesAreWarnings)
 // Every variable of the README's table is one the doctor knows: none of them is called a typo.
 TEST_F(CliDoctor, EveryDocumentedVariableIsKnown)
 {
-    std::ifstream readme(std::string(SOFTCOMCH_SOURCE_DIR) + "/README.md");
-    ASSERT_TRUE(readme) << "README.md not found under " << SOFTCOMCH_SOURCE_DIR;
+    std::ifstream readme(std::string(sc_test::build_tree::source_dir) + "/README.md");
+    ASSERT_TRUE(readme) << "README.md not found under " << sc_test::build_tree::source_dir;
     env_map set;
     std::string line;
     while (std::getline(readme, line))
@@ -543,10 +544,6 @@ TEST_F(CliDoctor, ClientCheckFindsTheServerInAnotherFabric)
 // ---------------------------------------------------------------------------------------------
 // From an installed tree: the pkg-config check.
 
-#ifndef SOFTCOMCH_TEST_CMAKE_COMMAND
-#define SOFTCOMCH_TEST_CMAKE_COMMAND "cmake"
-#endif
-
 class CliDoctorInstalled : public CliDoctor {
 protected:
     void SetUp() override
@@ -555,8 +552,9 @@ protected:
         if (system("pkg-config --version >/dev/null 2>&1") != 0)
             GTEST_SKIP() << "pkg-config is not installed";
         prefix_ = runtime_dir_ + "/prefix";
-        auto r = run_in({SOFTCOMCH_TEST_CMAKE_COMMAND, "--install", bin_dir(), "--prefix", prefix_},
-                        child_env({}, {}), 120);
+        auto r = run_in(
+            {sc_test::build_tree::cmake_command, "--install", bin_dir(), "--prefix", prefix_},
+            child_env({}, {}), 120);
         ASSERT_EQ(r.status, 0) << r.out << r.err;
         ASSERT_EQ(access(softcomch_path().c_str(), X_OK), 0);
         // The host flavour's pkg-config directory, wherever CMAKE_INSTALL_LIBDIR put it.

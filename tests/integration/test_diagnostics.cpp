@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "bounds_support.hpp"
+#include "build_tree.hpp"
 #include "common/bounds.hpp"
 #include "fastpath_harness.hpp"
 
@@ -352,7 +353,8 @@ public:
             ::dup2(errp[1], 2);
             for (const std::string &e : env)
                 ::putenv(const_cast<char *>(e.c_str()));
-            const std::string prog = std::string(SOFTCOMCH_PROGRAMS_DIR) + "/comch_diag_server";
+            const std::string prog =
+                std::string(sc_test::build_tree::programs_dir) + "/comch_diag_server";
             ::execl(prog.c_str(), prog.c_str(), name.c_str(), (char *)nullptr);
             _exit(127);
         }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "build_tree.hpp"
 #include "process_runner.hpp"
 
 extern char **environ;
@@ -27,7 +28,7 @@ namespace {
 
 std::string program(const std::string &name)
 {
-    return std::string(SOFTCOMCH_PROGRAMS_DIR) + "/" + name;
+    return std::string(sc_test::build_tree::programs_dir) + "/" + name;
 }
 
 // Our environment with a fabric of this test's own: CTest runs the tests of one binary in

@@ -8,15 +8,17 @@
 #include <cstdlib>
 #include <string>
 
+#include "build_tree.hpp"
 #include "process_runner.hpp"
 
 TEST(ManyClients, FiveHundredTwelveClientThreadsInOneProcess)
 {
     const char *n = std::getenv("SOFTCOMCH_STRESS_CLIENTS");
     const std::string clients = n && *n ? n : "512";
-    auto r = sc_test::run_process({std::string(SOFTCOMCH_PROGRAMS_DIR) + "/comch_threads",
-                                   "--clients", clients, "--messages", "64", "--timeout", "300"},
-                                  {.timeout_s = 400});
+    auto r =
+        sc_test::run_process({std::string(sc_test::build_tree::programs_dir) + "/comch_threads",
+                              "--clients", clients, "--messages", "64", "--timeout", "300"},
+                             {.timeout_s = 400});
     EXPECT_FALSE(r.timed_out);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(sc_test::has_line(r.out, "clients_exchanged," + clients + ",")) << r.out;

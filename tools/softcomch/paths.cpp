@@ -9,13 +9,7 @@
 #include <string_view>
 #include <system_error>
 
-// Both are set by tools/CMakeLists.txt.
-#ifndef SOFTCOMCH_LIBEXEC_FROM_BINDIR
-#define SOFTCOMCH_LIBEXEC_FROM_BINDIR "../libexec/softcomch"
-#endif
-#ifndef SOFTCOMCH_BUILD_SAMPLES_DIR
-#define SOFTCOMCH_BUILD_SAMPLES_DIR ""
-#endif
+#include "build_tree.hpp"
 
 namespace softcomch::tools {
 
@@ -70,11 +64,11 @@ std::vector<std::string> samples_search_path()
     if (const char *env = std::getenv("SOFTCOMCH_SAMPLES_DIR"); env && *env)
         dirs.emplace_back(env);
     if (std::string self = self_dir(); !self.empty())
-        dirs.push_back((std::filesystem::path(self) / SOFTCOMCH_LIBEXEC_FROM_BINDIR)
+        dirs.push_back((std::filesystem::path(self) / build_tree::libexec_from_bindir)
                            .lexically_normal()
                            .string());
-    if (*SOFTCOMCH_BUILD_SAMPLES_DIR)
-        dirs.emplace_back(SOFTCOMCH_BUILD_SAMPLES_DIR);
+    if (*build_tree::samples_dir)
+        dirs.emplace_back(build_tree::samples_dir);
     return dirs;
 }
 

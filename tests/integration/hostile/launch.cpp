@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The launchers of victim.hpp: they exec hostile_victim (SOFTCOMCH_HOSTILE_VICTIM, its path in
+// The launchers of victim.hpp: they exec hostile_victim (build_tree.hpp: its path in
 // the build tree), so that the test process, which holds the attacker's copy of the transport,
 // never loads libsoftcomch.
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "build_tree.hpp"
 #include "child_process.hpp"
 #include "process_runner.hpp"
 #include "victim.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 const char *victim_path()
 {
-    return SOFTCOMCH_HOSTILE_VICTIM;
+    return sc_test::build_tree::hostile_victim;
 }
 
 // Forks and execs hostile_victim with `args`; `in`/`out` (when >= 0) become its stdin/stdout.

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "build_tree.hpp"
 #include "common/json.hpp"
 #include "core/device.hpp"
 #include "core/topology.hpp"
@@ -55,9 +56,7 @@ std::string one_bf(const std::string &extra = "",
 // The fenced JSON block after "<!-- topology-example -->" in docs/topology.md.
 std::string doc_example()
 {
-    std::string here = __FILE__; // .../tests/unit/core/test_topology.cpp
-    std::string root = here.substr(0, here.rfind("/tests/unit/core/"));
-    std::ifstream in(root + "/docs/topology.md");
+    std::ifstream in(std::string(sc_test::build_tree::source_dir) + "/docs/topology.md");
     std::stringstream ss;
     ss << in.rdbuf();
     std::string md = ss.str();

@@ -52,7 +52,7 @@ struct program_run {
     std::string reason; // why, when not ok
     double seconds = 0;
     int records = 0;
-    int bad_lines = 0;  // lines starting with '{' that are not valid records
+    int bad_lines = 0;  // lines that are neither empty, a '#' comment, a record nor a context
     int duplicates = 0; // records whose metric an earlier one had (dropped)
 };
 

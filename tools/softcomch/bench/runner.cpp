@@ -18,19 +18,12 @@
 #include <sstream>
 
 #include "../child_process.hpp"
+#include "../build_tree.hpp"
 #include "../paths.hpp"
 #include "../system.hpp"
 #include "bench.hpp"
 
 extern char **environ;
-
-// Set by tools/CMakeLists.txt.
-#ifndef SOFTCOMCH_LIBEXEC_FROM_BINDIR
-#define SOFTCOMCH_LIBEXEC_FROM_BINDIR "../libexec/softcomch"
-#endif
-#ifndef SOFTCOMCH_SOURCE_BENCH_DIR
-#define SOFTCOMCH_SOURCE_BENCH_DIR ""
-#endif
 
 namespace softcomch::tools::bench {
 
@@ -212,13 +205,13 @@ std::string default_programs_dir()
     const std::string self = self_dir();
     if (self.empty())
         return {};
-    return (fs::path(self) / SOFTCOMCH_LIBEXEC_FROM_BINDIR).lexically_normal().string();
+    return (fs::path(self) / build_tree::libexec_from_bindir).lexically_normal().string();
 }
 
 std::string metrics_list_path()
 {
-    const std::string p = std::string(SOFTCOMCH_SOURCE_BENCH_DIR) + "/metrics.list";
-    return *SOFTCOMCH_SOURCE_BENCH_DIR && ::access(p.c_str(), R_OK) == 0 ? p : std::string();
+    const std::string p = std::string(build_tree::source_bench_dir) + "/metrics.list";
+    return *build_tree::source_bench_dir && ::access(p.c_str(), R_OK) == 0 ? p : std::string();
 }
 
 std::vector<std::string> read_metrics_list(const std::string &path)
@@ -249,14 +242,16 @@ double default_timeout(std::string_view mode)
 bool add_line(run &r, program_run &p, std::string_view line)
 {
     const size_t b = line.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos || line[b] != '{')
-        return true;
-    std::string err;
-    json::value v = json::parse(line.substr(b), &err);
+    if (b == std::string_view::npos || line[b] == '#')
+        return true; // empty, or a comment for the human reader
     auto bad = [&] {
         ++p.bad_lines;
         return false;
     };
+    if (line[b] != '{')
+        return bad();
+    std::string err;
+    json::value v = json::parse(line.substr(b), &err);
     if (!err.empty() || !v.is_object())
         return bad();
     if (const json::value *c = v.find("context"); c && c->is_string()) {

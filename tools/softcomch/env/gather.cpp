@@ -12,14 +12,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "../build_tree.hpp"
 #include "../inventory/contract.hpp"
 #include "env.hpp"
 #include "introspect/fabric.hpp"
-
-// Set by tools/CMakeLists.txt: the repository's samples/, for a softcomch run from its build tree.
-#ifndef SOFTCOMCH_SOURCE_SAMPLES_DIR
-#define SOFTCOMCH_SOURCE_SAMPLES_DIR ""
-#endif
 
 namespace softcomch::tools::env {
 
@@ -79,8 +75,8 @@ std::vector<inventory::sample_root> sample_roots(const report &r)
     std::string ours;
     if (r.install.installed)
         ours = r.install.prefix + "/share/softcomch/samples";
-    else if (*SOFTCOMCH_SOURCE_SAMPLES_DIR != '\0')
-        ours = SOFTCOMCH_SOURCE_SAMPLES_DIR;
+    else if (*build_tree::source_samples_dir != '\0')
+        ours = build_tree::source_samples_dir; // the checkout a build-tree softcomch came from
     std::error_code ec;
     if (!ours.empty() && fs::is_directory(ours, ec))
         out.push_back({"doca-comch", ours});
