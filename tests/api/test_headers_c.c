@@ -336,7 +336,7 @@ int main(void)
 
     /* Enum arguments outside their enum: any int is a valid C value of an enum type. */
     {
-        const int unknown_errors[] = {-1, 32, 1000, INT_MIN, INT_MAX};
+        const int unknown_errors[] = {-1, -31, 32, 100, 1000, 1 << 20, INT_MIN, INT_MAX};
         const int unknown_modes[] = {2, 7, -1, 1000};
         size_t i;
 
