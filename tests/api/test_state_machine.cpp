@@ -788,7 +788,9 @@ TEST_F(StateMachine, NotificationHandleWakesEpollWhenAMessageArrives)
     ready = epoll_wait(ep, &ev, 1, 3000);
     auto waited = clock::now() - t0;
     EXPECT_EQ(ready, 1) << "no wake-up after 3 s";
-    EXPECT_LT(waited, 1000ms);
+    // Well before the 3 s: the handle woke the wait, the timeout did not (a loaded machine can
+    // hold this thread for a while, so not much tighter).
+    EXPECT_LT(waited, 2500ms);
     ASSERT_EQ(doca_pe_clear_notification(cli.pe(), h), DOCA_SUCCESS);
     auto end = clock::now() + 2s;
     while (cli.received.empty() && clock::now() < end)
@@ -800,7 +802,6 @@ TEST_F(StateMachine, NotificationHandleWakesEpollWhenAMessageArrives)
     ASSERT_EQ(srv.send(srv.connections[0], "already here"), DOCA_SUCCESS);
     for (int i = 0; i < 5; ++i)
         srv.progress();
-    std::this_thread::sleep_for(2ms);
     ASSERT_EQ(doca_pe_request_notification(cli.pe()), DOCA_SUCCESS);
     EXPECT_EQ(epoll_wait(ep, &ev, 1, 0), 1) << "a wait after arming must not miss pending work";
     ASSERT_EQ(doca_pe_clear_notification(cli.pe(), h), DOCA_SUCCESS);

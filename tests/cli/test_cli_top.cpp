@@ -343,8 +343,11 @@ TEST_F(CliTop, LiveCountsMatchWhatWasSent)
 TEST_F(CliTop, LiveStoppedServerIsStalledAndSendsPileUp)
 {
     const std::string name = "top-stall";
+    // The client reports a peer silent for 100 ms; the server's own judgement of the client is
+    // kept out of the count (30 s): a client held off the CPU for 100 ms just before the server
+    // stopped would otherwise be a second stalled peer in the server's last published view.
     const std::map<std::string, std::string> env{{"SOFTCOMCH_PEER_STALL_MS", "100"}};
-    peer_process srv(peer_process::role::server, name, env);
+    peer_process srv(peer_process::role::server, name, {{"SOFTCOMCH_PEER_STALL_MS", "30000"}});
     ASSERT_TRUE(srv.expect("listening"));
     peer_process cli(peer_process::role::client, name, env);
     ASSERT_TRUE(cli.expect("connected"));

@@ -121,41 +121,8 @@ inline std::vector<std::string> lines_with(size_t mark, const std::string &part)
     return out;
 }
 
-// A one-way "go on" between processes: the writer says it once, the reader waits for it (or
-// sees the writer's end close), polling so that a test that fails cannot hang.
-class gate {
-public:
-    gate()
-    {
-        if (::pipe2(fd_, O_CLOEXEC) != 0)
-            fd_[0] = fd_[1] = -1;
-    }
-    ~gate()
-    {
-        for (int f : fd_)
-            if (f >= 0)
-                ::close(f);
-    }
-    gate(const gate &) = delete;
-    gate &operator=(const gate &) = delete;
-    void open() { (void)!::write(fd_[1], "g", 1); }
-    // Whether it opened (without waiting).
-    bool opened()
-    {
-        pollfd p{fd_[0], POLLIN, 0};
-        return ::poll(&p, 1, 0) == 1;
-    }
-    bool wait(std::chrono::milliseconds timeout)
-    {
-        pollfd p{fd_[0], POLLIN, 0};
-        return ::poll(&p, 1, int(timeout.count())) == 1;
-    }
-    int read_end() const { return fd_[0]; }
-    int write_end() const { return fd_[1]; }
-
-private:
-    int fd_[2];
-};
+// A one-way "go on" between processes (tests/support/child_process.hpp).
+using sc_test::gate;
 
 // Milliseconds since `t`.
 inline long ms_since(clock::time_point t)

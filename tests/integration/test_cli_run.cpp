@@ -400,10 +400,12 @@ TEST_F(CliRunWithLibrary, TextLongerThanTheDeviceLimitIsRefused)
     EXPECT_TRUE(contains(r.err, "dpu exited 1, host not started")) << r.err;
 }
 
+// The timeout covers the server's start-up until it listens (the host starts only then), which
+// under a sanitizer on a busy machine can take a good part of a second.
 TEST_F(CliRunWithLibrary, FailingHostAndWaitingServerEndInTimeout)
 {
     auto r = softcomch(
-        {"run", "--timeout", "2", "--dpu", sample("comch_ctrl_path_server"), "--host", "exit 3"},
+        {"run", "--timeout", "5", "--dpu", sample("comch_ctrl_path_server"), "--host", "exit 3"},
         30);
     EXPECT_EQ(r.status, 124) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, "still running: dpu")) << r.err;
@@ -435,13 +437,10 @@ TEST_F(CliRunWithLibrary, DemoPasses)
 {
     // The demo takes about 4 s (3 s of it a fixed-length stream); a step stuck until its own
     // timeout fails the demo by its status. Under a sanitizer it takes about 8 s on an idle
-    // 2-core machine and over 15 s while other work runs, so the bound is looser there (and
-    // still below the runner's 60 s).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    // 2-core machine and over 15 s while other work runs (a plain build on a busy machine
+    // comes near 15 s too), so the bound is a loose one, below the runner's 60 s: how fast the
+    // demo is belongs to the benchmarks.
     constexpr double bound_s = 45;
-#else
-    constexpr double bound_s = 15;
-#endif
     auto r = softcomch({"demo"}, 60);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "Demo passed: 4 of 4 steps")) << r.out;

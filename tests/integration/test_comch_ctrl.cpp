@@ -233,15 +233,16 @@ TEST_F(ComchLifecycle, ServerRestart)
 // refused and goes back to IDLE, with a log line naming the mismatch.
 TEST_F(ComchLifecycle, WrongHostFunctionRefused)
 {
-    pid_t srv = spawn([] {
+    gate listening, done;
+    pid_t srv = spawn([&] {
         server s("scoped");
         CHILD_CHECK(s.ok() && s.start() == DOCA_SUCCESS);
-        s.progress_for(3000ms);
+        listening.open();
+        CHILD_CHECK(s.progress_until([&] { return done.opened(); }, 10000ms));
         CHILD_CHECK(s.connections.empty());
         return 0;
     });
-    // Give the server time to listen.
-    std::this_thread::sleep_for(300ms);
+    ASSERT_TRUE(listening.wait(5000ms));
     client_options o;
     o.dev_pci = "0000:b1:00.1";
     client c("scoped", o);
@@ -249,6 +250,7 @@ TEST_F(ComchLifecycle, WrongHostFunctionRefused)
     ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
     ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     EXPECT_FALSE(std::count(c.states.begin(), c.states.end(), DOCA_CTX_STATE_RUNNING));
+    done.open();
     EXPECT_EQ(wait_child(srv), 0);
 }
 
@@ -305,7 +307,8 @@ TEST_F(ComchLifecycle, ServerKilledClientStops)
     ASSERT_EQ(got, 1) << "the server did not see the connection";
     for (int i = 0; i < 20; ++i)
         ASSERT_EQ(c.send(c.connection(), std::string("queued")), DOCA_SUCCESS);
-    c.progress_for(50ms);
+    ASSERT_TRUE(c.progress_until([&] { return c.send_ok >= 4; }, 5000ms));
+    c.progress_for(50ms);     // and no more than 4
     EXPECT_EQ(c.send_ok, 4u); // the server's receive queue holds 4
     kill(srv, SIGKILL);
     EXPECT_EQ(wait_child(srv), 128 + SIGKILL);

@@ -54,12 +54,11 @@ pid_t serve(const std::string &name, server_options o, gate &serving, gate &quit
     });
 }
 
-// Progresses `c` until a line with `part` appears (returns how long it took, -1 if it did not),
-// then for `after` more, so that a line written on every progress call would show.
+// Progresses `c` until a line with `part` appears (returns how long it took since `t0`, -1 if it
+// did not), then for `after` more, so that a line written on every progress call would show.
 long wait_line(side &c, size_t mark, const std::string &part, std::chrono::milliseconds timeout,
-               std::chrono::milliseconds after = 300ms)
+               std::chrono::milliseconds after = 300ms, clock::time_point t0 = clock::now())
 {
-    const auto t0 = clock::now();
     if (!c.progress_until([&] { return !lines_with(mark, part).empty(); }, timeout))
         return -1;
     const long took = ms_since(t0);
@@ -82,8 +81,9 @@ TEST_F(Diagnostics, ClientWithoutItsServerSaysWhatTheFabricHas)
     const size_t mark = sdk_log::mark();
     client c("x");
     ASSERT_TRUE(c.ok());
+    const auto t0 = clock::now(); // the delay counts from the start
     ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
-    const long took = wait_line(c, mark, k_starting, 5000ms);
+    const long took = wait_line(c, mark, k_starting, 5000ms, 300ms, t0);
     ASSERT_GE(took, 0) << sdk_log::since(mark);
     EXPECT_GE(took, 250); // the delay, less a coarse-clock tick
     const auto lines = lines_with(mark, k_starting);

@@ -1069,12 +1069,13 @@ TEST_P(FastPath, ConsumerIdsAndEvents)
 // not progress its connection, the consumer stays STARTING however much this side progresses.
 TEST_F(FastPathOnce, ConsumerRunsOnlyOnceThePeerKnowsIt)
 {
+    gate wake; // the peer progresses nothing until this side opens it
     child_guard child(spawn([&] {
         return run_side<fp_server>(
             "fp-ack", false, [&](fp_server &s, doca_comch_connection *conn) -> std::string {
                 REQ_MSG(expect_msg(s, "nap", nullptr, 10000ms), "no \"nap\"");
                 REQ_EQ(send_ctrl(s, conn, "napping"), DOCA_SUCCESS);
-                std::this_thread::sleep_for(500ms); // no progress at all
+                REQ_MSG(wake.wait(10000ms), "never woken"); // no progress at all meanwhile
                 uint32_t cid = 0;
                 REQ_OK(learn_remote_consumer(s, s, conn, cid));
                 return "";
@@ -1097,9 +1098,10 @@ TEST_F(FastPathOnce, ConsumerRunsOnlyOnceThePeerKnowsIt)
         EXPECT_EQ(cons.state(), DOCA_CTX_STATE_STARTING)
             << "RUNNING before the peer could learn the consumer's id";
         EXPECT_EQ(states_to_string(cons.states), "[STARTING]");
+        wake.open();
         ASSERT_TRUE(cons.wait_running(c.pe(), 5000ms)) << "state " << state_name(cons.state());
         EXPECT_GE(std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t0).count(),
-                  300);
+                  250);
         EXPECT_EQ(cons.stop_and_wait(c.pe()), DOCA_SUCCESS);
         EXPECT_EQ(cons.destroy(), DOCA_SUCCESS);
     }
@@ -1155,9 +1157,10 @@ TEST_F(FastPathOnce, AgainClearsWithoutLocalProgress)
                 << "no buffer is posted yet (try " << i << ")";
             std::this_thread::sleep_for(1ms);
         }
+        // The peer's 200 ms start after "go" reaches it, so after this.
+        auto t0 = clock::now();
         ASSERT_EQ(send_ctrl(c, conn, "go"), DOCA_SUCCESS);
         // From here on: no doca_pe_progress on this side until the submit went through.
-        auto t0 = clock::now();
         doca_error_t rc;
         int tries = 0;
         while ((rc = doca_task_submit(task)) == DOCA_ERROR_AGAIN && clock::now() - t0 < 5000ms) {

@@ -6,7 +6,10 @@
 // and once when it resumes; the connection is kept unless SOFTCOMCH_PEER_TIMEOUT_MS asks for a
 // disconnect. A peer asleep in epoll_wait is not stalled: nothing is expected of it until this
 // side writes to it.
+#include <signal.h>
 #include <sys/wait.h>
+
+#include <optional>
 
 #include "bounds_support.hpp"
 #include "common/bounds.hpp"
@@ -25,9 +28,59 @@ protected:
     }
 };
 
+// A child that stops itself (SIGSTOP) when the test asks, right after a progress call, and says
+// when: its last heartbeat is then within a tick of that time. A SIGSTOP sent from outside may
+// land after the child sat unscheduled for a while, its last beat long before the stop, and a
+// bound measured from the stop would not hold on a loaded machine. The steady clock is the
+// machine's, the same in every process.
+class self_stop {
+public:
+    self_stop()
+    {
+        if (::pipe2(when_, O_CLOEXEC) != 0)
+            when_[0] = when_[1] = -1;
+    }
+    ~self_stop()
+    {
+        for (int f : when_)
+            if (f >= 0)
+                ::close(f);
+    }
+    self_stop(const self_stop &) = delete;
+    self_stop &operator=(const self_stop &) = delete;
+
+    // In the child, between progress calls: stops once, when asked.
+    void check()
+    {
+        if (done_ || !go_.opened())
+            return;
+        done_ = true;
+        const int64_t now = clock::now().time_since_epoch().count();
+        (void)!::write(when_[1], &now, sizeof now);
+        ::raise(SIGSTOP);
+    }
+    // In the parent: asks, waits until `pid` stopped, and gives the time it stopped at.
+    std::optional<clock::time_point> stop(pid_t pid)
+    {
+        go_.open();
+        int st = 0;
+        int64_t t = 0;
+        if (::waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st) ||
+            ::read(when_[0], &t, sizeof t) != ssize_t(sizeof t))
+            return std::nullopt;
+        return clock::time_point(clock::duration(t));
+    }
+
+private:
+    gate go_;
+    int when_[2] = {-1, -1};
+    bool done_ = false;
+};
+
 // A client in a child: connects, opens `connected`, then progresses (polling or asleep in
-// epoll_wait) until its connection ends.
-int client_until_idle(const std::string &name, gate &connected, bool epoll)
+// epoll_wait) until its connection ends; stops itself when `stopper` asks (polling only).
+int client_until_idle(const std::string &name, gate &connected, bool epoll,
+                      self_stop *stopper = nullptr)
 {
     client c(name);
     CHILD_CHECK(c.ok());
@@ -35,7 +88,13 @@ int client_until_idle(const std::string &name, gate &connected, bool epoll)
     CHILD_CHECK(c.wait_running());
     connected.open();
     if (!epoll) {
-        CHILD_CHECK(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 20000ms));
+        CHILD_CHECK(c.progress_until(
+            [&] {
+                if (stopper)
+                    stopper->check();
+                return c.state() == DOCA_CTX_STATE_IDLE;
+            },
+            20000ms));
         return 0;
     }
     const auto t0 = clock::now();
@@ -68,13 +127,16 @@ TEST_F(Liveness, StoppedPeerIsReportedOnceAndWhenItResumes)
     ASSERT_TRUE(s.ok());
     ASSERT_EQ(s.start(), DOCA_SUCCESS);
     gate connected;
-    const pid_t cli = spawn([&] { return client_until_idle("watched", connected, false); });
+    self_stop stopper;
+    const pid_t cli =
+        spawn([&] { return client_until_idle("watched", connected, false, &stopper); });
     ASSERT_TRUE(
         s.progress_until([&] { return !s.connections.empty() && connected.opened(); }, 5000ms));
     s.progress_for(400ms);
     EXPECT_TRUE(lines_with(mark, k_stalled).empty()) << "a progressing peer was reported";
-    ASSERT_TRUE(stop_process(cli));
-    const auto t0 = clock::now();
+    const std::optional<clock::time_point> stopped = stopper.stop(cli);
+    ASSERT_TRUE(stopped);
+    const auto t0 = *stopped;
     ASSERT_TRUE(s.progress_until([&] { return !lines_with(mark, k_stalled).empty(); }, 3000ms));
     const long reported = ms_since(t0);
     EXPECT_GE(reported, 180);  // stalled since its last beat, up to one tick before the stop
@@ -102,11 +164,14 @@ TEST_F(Liveness, StoppedClientIsDisconnectedWhenOptedIn)
     ASSERT_TRUE(s.ok());
     ASSERT_EQ(s.start(), DOCA_SUCCESS);
     gate connected;
-    const pid_t cli = spawn([&] { return client_until_idle("strict", connected, false); });
+    self_stop stopper;
+    const pid_t cli =
+        spawn([&] { return client_until_idle("strict", connected, false, &stopper); });
     ASSERT_TRUE(
         s.progress_until([&] { return !s.connections.empty() && connected.opened(); }, 5000ms));
-    ASSERT_TRUE(stop_process(cli));
-    const auto t0 = clock::now();
+    const std::optional<clock::time_point> stopped = stopper.stop(cli);
+    ASSERT_TRUE(stopped);
+    const auto t0 = *stopped;
     ASSERT_TRUE(s.progress_until([&] { return s.disconnected.size() == 1; }, 3000ms));
     const long took = ms_since(t0);
     EXPECT_GE(took, 280);
@@ -124,11 +189,17 @@ TEST_F(Liveness, StoppedServerIsLeftByAClientThatOptedIn)
 {
     env_knob timeout(knobs::peer_timeout.env, "300");
     gate serving;
+    self_stop stopper;
     const pid_t srv = spawn([&] {
         server s("left");
         CHILD_CHECK(s.ok() && s.start() == DOCA_SUCCESS);
         serving.open();
-        CHILD_CHECK(s.progress_until([&] { return !s.disconnected.empty(); }, 20000ms));
+        CHILD_CHECK(s.progress_until(
+            [&] {
+                stopper.check();
+                return !s.disconnected.empty();
+            },
+            20000ms));
         return 0;
     });
     ASSERT_TRUE(serving.wait(5000ms));
@@ -137,8 +208,9 @@ TEST_F(Liveness, StoppedServerIsLeftByAClientThatOptedIn)
     ASSERT_TRUE(c.ok());
     ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
     ASSERT_TRUE(c.wait_running());
-    ASSERT_TRUE(stop_process(srv));
-    const auto t0 = clock::now();
+    const std::optional<clock::time_point> stopped = stopper.stop(srv);
+    ASSERT_TRUE(stopped);
+    const auto t0 = *stopped;
     ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     const long took = ms_since(t0);
     EXPECT_GE(took, 280);

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "device_lookup.hpp"
 
@@ -90,12 +91,19 @@ inline int epoll_on(doca_pe *pe)
 
 // NVIDIA's event loop (samples/doca_common/pe_event): after progressing until nothing is left,
 // arm, wait, clear with handle 0. Returns whether epoll_wait woke (false: it timed out), and
-// counts wake-ups in `*wakeups`. DOCA errors are returned through `*rc`.
-inline bool event_wait(doca_pe *pe, int ep, int timeout_ms, uint64_t *wakeups, doca_error_t *rc)
+// counts wake-ups in `*wakeups`. DOCA errors are returned through `*rc`. `armed` (when given)
+// runs between the notification request and the wait.
+template <typename Armed = void (*)()>
+inline bool event_wait(doca_pe *pe, int ep, int timeout_ms, uint64_t *wakeups, doca_error_t *rc,
+                       Armed armed = nullptr)
 {
     *rc = doca_pe_request_notification(pe);
     if (*rc != DOCA_SUCCESS)
         return false;
+    if constexpr (!std::is_pointer_v<Armed>)
+        armed();
+    else if (armed)
+        armed();
     epoll_event ev{};
     int n = epoll_wait(ep, &ev, 1, timeout_ms);
     *rc = doca_pe_clear_notification(pe, 0);

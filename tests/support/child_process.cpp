@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "child_process.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -48,6 +50,12 @@ pid_t spawn(const std::function<int()> &body)
 
 int wait_child(pid_t pid, std::chrono::milliseconds timeout)
 {
+    return wait_child(
+        pid, [] { std::this_thread::sleep_for(1ms); }, timeout);
+}
+
+int wait_child(pid_t pid, const std::function<void()> &meanwhile, std::chrono::milliseconds timeout)
+{
     auto end = clock::now() + timeout;
     for (;;) {
         int st = 0;
@@ -59,8 +67,37 @@ int wait_child(pid_t pid, std::chrono::milliseconds timeout)
             waitpid(pid, &st, 0);
             return -1;
         }
-        std::this_thread::sleep_for(1ms);
+        meanwhile();
     }
+}
+
+gate::gate()
+{
+    if (::pipe2(fd_, O_CLOEXEC) != 0)
+        fd_[0] = fd_[1] = -1;
+}
+
+gate::~gate()
+{
+    for (int f : fd_)
+        if (f >= 0)
+            ::close(f);
+}
+
+void gate::open()
+{
+    (void)!::write(fd_[1], "g", 1);
+}
+
+bool gate::opened() const
+{
+    return wait(0ms);
+}
+
+bool gate::wait(std::chrono::milliseconds timeout) const
+{
+    pollfd p{fd_[0], POLLIN, 0};
+    return ::poll(&p, 1, int(timeout.count())) == 1;
 }
 
 void use_private_fabric(const std::string &tag)

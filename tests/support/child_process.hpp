@@ -29,6 +29,30 @@ pid_t spawn(const std::function<int()> &body);
 // Waits for `pid`; kills it after `timeout`. Returns its exit status, or 128+signal, or -1 on
 // timeout.
 int wait_child(pid_t pid, std::chrono::milliseconds timeout = 20000ms);
+// The same, calling `meanwhile` (progressing this process's engine, say) instead of sleeping: for
+// a child whose end depends on what this process still has to do.
+int wait_child(pid_t pid, const std::function<void()> &meanwhile,
+               std::chrono::milliseconds timeout = 20000ms);
+
+// A one-way "go on" between processes: the writer says it once, the reader waits for it (or
+// sees the writer's end close), polling so that a test that fails cannot hang. Made before the
+// fork, used on both sides of it.
+class gate {
+public:
+    gate();
+    ~gate();
+    gate(const gate &) = delete;
+    gate &operator=(const gate &) = delete;
+    void open();
+    // Whether it opened (without waiting).
+    bool opened() const;
+    bool wait(std::chrono::milliseconds timeout) const;
+    int read_end() const { return fd_[0]; }
+    int write_end() const { return fd_[1]; }
+
+private:
+    int fd_[2];
+};
 
 #define CHILD_CHECK(cond)                                                                          \
     do {                                                                                           \

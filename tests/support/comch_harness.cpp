@@ -28,18 +28,25 @@ bool side::progress_until(const std::function<bool()> &pred, std::chrono::millis
     while (!pred()) {
         if (clock::now() > end)
             return false;
-        if (epoll_mode_)
-            wait_event(5);
-        else if (doca_pe_progress(pe_) == 0)
-            std::this_thread::sleep_for(5us);
+        progress();
     }
     return true;
+}
+
+void side::progress()
+{
+    if (epoll_mode_)
+        wait_event(5);
+    else if (doca_pe_progress(pe_) == 0)
+        std::this_thread::sleep_for(5us);
 }
 
 void side::progress_for(std::chrono::milliseconds d)
 {
     auto end = clock::now() + d;
-    progress_until([&] { return clock::now() > end; }, d + 1000ms);
+    do
+        progress();
+    while (clock::now() <= end);
 }
 
 void side::wait_event(int ms)

@@ -61,7 +61,10 @@ public:
     bool progress_until(const std::function<bool()> &pred,
                         std::chrono::milliseconds timeout = 5000ms);
 
+    // Progresses for `d`, at least once however late this thread runs.
     void progress_for(std::chrono::milliseconds d);
+    // One step: a progress call (in epoll mode an epoll round of at most 5 ms).
+    void progress();
 
     // One epoll round: arm, wait up to `ms`, clear, progress until idle.
     void wait_event(int ms);
