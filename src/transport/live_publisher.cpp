@@ -216,7 +216,12 @@ std::shared_ptr<live_file> file_for(const std::string &fabric)
 
 std::string live_file_path(const std::string &fabric)
 {
-    return live_dir(fabric_dir_path(fabric)) + "/" + file_name(int(::getpid()));
+    return live_file_path(fabric, int(::getpid()));
+}
+
+std::string live_file_path(const std::string &fabric, int pid)
+{
+    return live_dir(fabric_dir_path(fabric)) + "/" + file_name(pid);
 }
 
 bool live_context_slot::claim(const std::string &fabric, const live_context_identity &id) noexcept

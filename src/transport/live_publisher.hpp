@@ -99,7 +99,9 @@ private:
     uint32_t context_ = 0;
 };
 
-// The path of this process's file for `fabric` (for tests and logs; nothing is created).
+// The path of this process's file for `fabric` (for tests and logs; nothing is created); of
+// process `pid`'s with the second form.
 std::string live_file_path(const std::string &fabric);
+std::string live_file_path(const std::string &fabric, int pid);
 
 } // namespace softcomch::transport

@@ -27,6 +27,8 @@
 #include "child_process.hpp"
 #include "hostile/hostile_peer.hpp"
 #include "hostile/victim.hpp"
+#include "transport/fabric.hpp"
+#include "transport/live_publisher.hpp"
 #include "transport/shm/fast_channel.hpp"
 #include "transport/unix_socket.hpp"
 
@@ -486,6 +488,14 @@ TEST_F(HostileVsServer, ClientsOfAnotherUidAreRefusedAtAccept)
         GTEST_SKIP() << "needs root to run a client as another uid";
     use_traversable_runtime_dir();
     start_victim();
+    // The victim's set-up ends with its live-figures file, whose creation makes the fabric
+    // directory private again: only after that may the test open it up.
+    namespace tp = softcomch::transport;
+    const std::string live = tp::live_file_path(tp::fabric_name(), victim_);
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    while (::access(live.c_str(), F_OK) != 0 && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(1ms);
+    ASSERT_EQ(::access(live.c_str(), F_OK), 0) << live << "\n" << log();
     // Let uid 65534 reach the socket (the fabric directory is private to its owner).
     const std::string dir = ep_.socket_path.substr(0, ep_.socket_path.rfind('/'));
     const std::string top = dir.substr(0, dir.rfind('/'));
