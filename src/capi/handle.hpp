@@ -57,7 +57,8 @@ template <typename T> bool is_live_context(const T *p) noexcept
 }
 
 // `usable` is a template so that the concrete types need to be complete only where a check is
-// made (the file that includes their headers), not here.
+// made (the file that includes their headers), not here. Each library's C facade declares its own
+// handle types (SC_HANDLE below); these are DOCA Core's and Comch's.
 #define SC_HANDLE(T, article, detail, ...)                                                         \
     template <> struct handle<T> {                                                                 \
         static constexpr const char *name = #T;                                                    \
@@ -104,7 +105,8 @@ SC_HANDLE(doca_comch_consumer_task_post_recv, "a valid",
 SC_HANDLE(doca_comch_producer_task_send, "a valid", "freed, foreign, or a task of another kind",
           core::is_task_of(p));
 
-#undef SC_HANDLE
+// SC_HANDLE stays defined: the C facade of each further DOCA library declares the traits of its
+// own handle types with it, in its own folder (src/capi/dma/dma.cpp).
 
 // nullptr when `p` may be used, else why not ("is NULL" or the type's reason).
 template <typename T> const char *why_unusable(const T *p) noexcept

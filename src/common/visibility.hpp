@@ -8,3 +8,6 @@
 #pragma once
 
 #define SOFTCOMCH_API __attribute__((visibility("default")))
+// On a member of a SOFTCOMCH_API class that none of those users calls: the class's typeinfo and
+// vtable leave the library, its internals stay inside.
+#define SOFTCOMCH_LOCAL __attribute__((visibility("hidden")))

@@ -58,6 +58,17 @@ struct comch_caps {
     friend bool operator==(const comch_caps &, const comch_caps &) = default;
 };
 
+// DMA capability values of a BlueField's functions (every function, both sides, supports memcpy).
+// No hardware figure is published: emulator defaults (docs/topology.md), overridable per
+// BlueField in the topology file ("dma_caps").
+struct dma_caps {
+    uint64_t max_buf_size = uint64_t(1) << 31; // bytes one memcpy task may copy
+    uint64_t max_buf_list_len = 16;            // elements of a source or destination list
+    uint64_t max_num_tasks = 8192;             // memcpy tasks of one context
+
+    friend bool operator==(const dma_caps &, const dma_caps &) = default;
+};
+
 // Who may open representors (doca_dev_rep_open). Root is always allowed.
 struct privilege_policy {
     enum class rule : uint8_t { anyone, root, group };
@@ -86,6 +97,7 @@ struct bluefield {
     std::string model_; // "BlueField-3"
     bf_mode mode_ = bf_mode::dpu;
     comch_caps caps_;
+    dma_caps dma_;
     privilege_policy privilege_;
     std::string serial_; // base of the VUIDs
     uint64_t port_rate_bps_ = 0;
@@ -137,6 +149,7 @@ struct doca_devinfo {
     const std::string &bluefield_id() const noexcept { return board_->id_; }
     const softcomch::core::bluefield &board() const noexcept { return *board_; }
     const softcomch::core::comch_caps &comch() const noexcept { return board_->caps_; }
+    const softcomch::core::dma_caps &dma() const noexcept { return board_->dma_; }
     // A Comch server runs on DPU-side devices of a BlueField in DPU mode; a client on host-side
     // devices of a BlueField in DPU mode.
     SOFTCOMCH_API bool server_capable() const noexcept;

@@ -26,6 +26,7 @@ enum class task_kind : uint8_t {
     comch_send,         // doca_comch_task_send
     consumer_post_recv, // doca_comch_consumer_task_post_recv
     producer_send,      // doca_comch_producer_task_send
+    dma_memcpy,         // doca_dma_task_memcpy
 };
 
 enum class task_state : uint8_t {

@@ -177,6 +177,10 @@ json::value topology::to_json() const
         for (const comch_cap_field &f : comch_cap_fields)
             caps.set(f.name, bf->caps_.*(f.member));
         b.set("comch_caps", std::move(caps));
+        json::value dma = json::value::object();
+        for (const dma_cap_field &f : dma_cap_fields)
+            dma.set(f.name, bf->dma_.*(f.member));
+        b.set("dma_caps", std::move(dma));
         b.set("privilege", privilege_to_json(bf->privilege_));
         json::value host = json::value::array(), dpu = json::value::array();
         for (doca_devinfo *d : device_view_) {

@@ -52,6 +52,19 @@ inline constexpr comch_cap_field comch_cap_fields[] = {
     {"max_producers", &comch_caps::max_producers},
 };
 
+// The DMA capability values by name, with the largest value a topology file may set, in the
+// order of struct dma_caps and of the topology file's "dma_caps" member (docs/topology.md).
+struct dma_cap_field {
+    const char *name;
+    uint64_t dma_caps::*member;
+    uint64_t max;
+};
+inline constexpr dma_cap_field dma_cap_fields[] = {
+    {"max_buf_size", &dma_caps::max_buf_size, uint64_t(1) << 40},
+    {"max_buf_list_len", &dma_caps::max_buf_list_len, 4096},
+    {"max_num_tasks", &dma_caps::max_num_tasks, 65536},
+};
+
 class topology {
 public:
     // The built-in machine: one BlueField-3 "bf0" (docs/topology.md section 1).

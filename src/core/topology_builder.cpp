@@ -131,7 +131,8 @@ private:
     {
         require_object(v, path);
         check_keys(v, path,
-                   {"id", "model", "mode", "serial", "comch_caps", "privilege", "host", "dpu"});
+                   {"id", "model", "mode", "serial", "comch_caps", "dma_caps", "privilege", "host",
+                    "dpu"});
         auto bf = std::make_unique<bluefield>();
         bf->index_ = index;
         bf->id_ = checked_name(required_member(v, path, "id"), member_path(path, "id"), 32, "_-.",
@@ -171,6 +172,8 @@ private:
 
         if (const json::value *c = optional_member(v, "comch_caps"))
             bf->caps_ = parse_caps(*c, member_path(path, "comch_caps"));
+        if (const json::value *c = optional_member(v, "dma_caps"))
+            bf->dma_ = parse_dma_caps(*c, member_path(path, "dma_caps"));
 
         bf->privilege_ = global;
         if (const json::value *p = optional_member(v, "privilege"))
@@ -225,6 +228,27 @@ private:
             fail(path, "default_recv_queue_size (" + std::to_string(caps.default_recv_queue_size) +
                            ") is larger than max_recv_queue_size (" +
                            std::to_string(caps.max_recv_queue_size) + ")");
+        return caps;
+    }
+
+    dma_caps parse_dma_caps(const json::value &v, const std::string &path)
+    {
+        require_object(v, path);
+        dma_caps caps;
+        for (const auto &[key, val] : v.items()) {
+            const dma_cap_field *field = nullptr;
+            for (const dma_cap_field &f : dma_cap_fields)
+                if (key == f.name)
+                    field = &f;
+            if (!field) {
+                std::string list;
+                for (const dma_cap_field &f : dma_cap_fields)
+                    list += (list.empty() ? "" : ", ") + std::string(f.name);
+                fail(member_path(path, key),
+                     "unknown capability \"" + key + "\" (known: " + list + ")");
+            }
+            caps.*(field->member) = as_uint(val, member_path(path, key), 1, field->max);
+        }
         return caps;
     }
 

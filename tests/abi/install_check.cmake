@@ -10,7 +10,7 @@
 #    files must be relocatable).
 # 2. For each flavour (host: <prefix>/<libdir>/pkgconfig, DPU: <prefix>/<libdir>/softcomch/
 #    pkgconfig-dpu): `pkg-config --modversion doca-comch` is VERSION, `pkg-config --cflags --libs
-#    doca-comch doca-argp` points into the prefix, and SOURCE compiles (C11, -Werror), links and
+#    doca-comch doca-argp doca-dma` points into the prefix, and SOURCE compiles (C11, -Werror), links and
 #    runs with SOFTCOMCH_SIDE set to the flavour's side. The program reports its flavour (from
 #    DOCA_ARCH_HOST / DOCA_ARCH_DPU) and the library it really loaded, which must be the
 #    installed one.
@@ -57,9 +57,11 @@ foreach(flavour host dpu)
   else()
     set(pcdir ${prefix}/${LIBDIR}/softcomch/pkgconfig-dpu)
   endif()
-  if(NOT EXISTS ${pcdir}/doca-comch.pc OR NOT EXISTS ${pcdir}/doca-argp.pc OR NOT EXISTS ${pcdir}/doca-common.pc)
-    message(FATAL_ERROR "${flavour}: doca-common.pc, doca-comch.pc and doca-argp.pc are not all installed in ${pcdir}")
-  endif()
+  foreach(pc doca-common doca-comch doca-argp doca-dma)
+    if(NOT EXISTS ${pcdir}/${pc}.pc)
+      message(FATAL_ERROR "${flavour}: ${pc}.pc is not installed in ${pcdir}")
+    endif()
+  endforeach()
   set(ENV{PKG_CONFIG_PATH} ${pcdir})
 
   run("${flavour}: pkg-config --modversion" ${PKG_CONFIG} --modversion doca-comch)
@@ -68,7 +70,7 @@ foreach(flavour host dpu)
     message(FATAL_ERROR "${flavour}: pkg-config --modversion doca-comch is '${modversion}', expected '${VERSION}'")
   endif()
 
-  run("${flavour}: pkg-config --cflags --libs" ${PKG_CONFIG} --cflags --libs doca-comch doca-argp)
+  run("${flavour}: pkg-config --cflags --libs" ${PKG_CONFIG} --cflags --libs doca-comch doca-argp doca-dma)
   string(STRIP "${run_out}" pc_flags)
   separate_arguments(flags UNIX_COMMAND "${pc_flags}")
   set(inc_ok FALSE)
@@ -101,7 +103,7 @@ foreach(flavour host dpu)
   if(NOT out MATCHES "flavour=${flavour}\n")
     message(FATAL_ERROR "${flavour}: the program was built for another flavour:\n${out}")
   endif()
-  foreach(key comch_lib argp_lib common_lib)
+  foreach(key comch_lib argp_lib common_lib dma_lib)
     if(NOT out MATCHES "${key}=([^\n]*)\n")
       message(FATAL_ERROR "${flavour}: the program did not report ${key}:\n${out}")
     endif()
@@ -111,7 +113,7 @@ foreach(flavour host dpu)
       message(FATAL_ERROR "${flavour}: ${key} is ${loaded}, not the installed library under ${real_prefix}")
     endif()
   endforeach()
-  message(STATUS "${flavour}: built with `pkg-config --cflags --libs doca-comch doca-argp` and ran:\n${out}")
+  message(STATUS "${flavour}: built with `pkg-config --cflags --libs doca-comch doca-argp doca-dma` and ran:\n${out}")
 endforeach()
 
 # 3. The way cgo bindings and hand-written Makefiles build against DOCA: no pkg-config, just
@@ -121,7 +123,7 @@ endforeach()
 set(exe ${WORK_DIR}/smoke_plain)
 run("plain -I/-L: compiling and linking ${SOURCE}"
     ${CC} -std=c11 -Wall -Wextra -Werror ${extra_flags} -I${prefix}/include ${SOURCE} -o ${exe}
-    -L${prefix}/${LIBDIR} -ldoca_comch -ldoca_argp -ldoca_common)
+    -L${prefix}/${LIBDIR} -ldoca_dma -ldoca_comch -ldoca_argp -ldoca_common)
 set(ENV{SOFTCOMCH_SIDE} host)
 set(ENV{LD_LIBRARY_PATH} ${prefix}/${LIBDIR})
 run("plain -I/-L: running the program" ${exe})

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Built by install_check.cmake against an installed SoftComch, with nothing but
- * `pkg-config --cflags --libs doca-comch doca-argp`, once per flavour. Prints what the
+ * `pkg-config --cflags --libs doca-comch doca-argp doca-dma`, once per flavour. Prints what the
  * script checks: the flavour the headers were configured for, the libraries actually loaded
  * (they must be the installed ones), and a few capabilities of this side's device.
  * Exit status 0 only if every call behaved.
@@ -16,6 +16,7 @@
 #include <doca_argp.h>
 #include <doca_comch.h>
 #include <doca_dev.h>
+#include <doca_dma.h>
 #include <doca_error.h>
 #include <doca_log.h>
 #include <doca_version.h>
@@ -77,6 +78,15 @@ int main(void)
     CHECK(max_msg > 0 && max_name > 1);
     CHECK(doca_comch_cap_get_max_msg_size(NULL, &max_msg) == DOCA_ERROR_INVALID_VALUE);
     printf("max_msg_size=%u max_name_len=%u\n", max_msg, max_name);
+    {
+        uint64_t max_buf = 0;
+
+        CHECK(doca_dma_cap_task_memcpy_is_supported(doca_dev_as_devinfo(dev)) == DOCA_SUCCESS);
+        CHECK(doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(dev), &max_buf) ==
+              DOCA_SUCCESS);
+        CHECK(max_buf > 0);
+        printf("dma_max_buf_size=%llu\n", (unsigned long long)max_buf);
+    }
 
 #ifdef DOCA_ARCH_DPU
     {
@@ -107,6 +117,7 @@ int main(void)
     CHECK(report_library("comch_lib", (void *)doca_comch_cap_get_max_msg_size) == 0);
     CHECK(report_library("argp_lib", (void *)doca_argp_init) == 0);
     CHECK(report_library("common_lib", (void *)doca_devinfo_create_list) == 0);
+    CHECK(report_library("dma_lib", (void *)doca_dma_create) == 0);
     DOCA_LOG_DBG("install smoke test done");
     return 0;
 }

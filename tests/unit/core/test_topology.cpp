@@ -161,6 +161,7 @@ TEST(Topology, BuiltinDevices)
         EXPECT_EQ(d->pf_index(), want[i].pf);
         EXPECT_EQ(d->bluefield_id(), "bf0");
         EXPECT_EQ(d->comch(), comch_caps{});
+        EXPECT_EQ(d->dma(), dma_caps{});
         EXPECT_EQ(d->server_capable(), want[i].s == side::dpu);
         EXPECT_EQ(d->client_capable(), want[i].s == side::host);
         EXPECT_EQ(d->active_rate(), 200'000'000'000ull);
@@ -365,7 +366,7 @@ TEST(TopologyFile, UnknownMembers)
     EXPECT_EQ(parse_error(one_bf(R"("modle": "dpu", )")),
               "t.json: $.bluefields[0].modle: unknown member \"modle\" (allowed here: id, model, "
               "mode, serial, "
-              "comch_caps, privilege, host, dpu)");
+              "comch_caps, dma_caps, privilege, host, dpu)");
     EXPECT_NE(parse_error(one_bf("", R"([{"pci": "b1:00.0", "representors": []}])"))
                   .find("$.bluefields[0].host[0].representors: unknown member"),
               std::string::npos);
@@ -596,6 +597,29 @@ TEST(TopologyFile, CapsOverride)
     EXPECT_EQ(c.producer_max_buf_size, 4096u);
     EXPECT_EQ(c.consumer_max_buf_size, 1u << 30);
     EXPECT_EQ(c.max_name_len, 120u);
+}
+
+TEST(TopologyFile, DmaCapsOverrideAndRange)
+{
+    auto t = parse_ok(one_bf(R"("dma_caps": {"max_buf_size": 4096, "max_buf_list_len": 1}, )"));
+    ASSERT_NE(t, nullptr);
+    const dma_caps &d = t->devices()[0]->dma();
+    EXPECT_EQ(d.max_buf_size, 4096u);
+    EXPECT_EQ(d.max_buf_list_len, 1u);
+    EXPECT_EQ(d.max_num_tasks, dma_caps{}.max_num_tasks);
+    // The effective document carries them, and reads back the same.
+    auto again = parse_ok(json::dump(t->to_json()));
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(again->devices()[0]->dma(), d);
+    EXPECT_NE(parse_error(one_bf(R"("dma_caps": {"max_buf_sz": 10}, )"))
+                  .find("$.bluefields[0].dma_caps.max_buf_sz: unknown capability \"max_buf_sz\" "
+                        "(known: max_buf_size, max_buf_list_len, max_num_tasks)"),
+              std::string::npos);
+    EXPECT_NE(parse_error(one_bf(R"("dma_caps": {"max_num_tasks": 0}, )")).find("out of range"),
+              std::string::npos);
+    EXPECT_NE(parse_error(one_bf(R"("dma_caps": {"max_buf_size": 2199023255553}, )"))
+                  .find("out of range"),
+              std::string::npos);
 }
 
 // ------------------------------------------------------------------------------------------------
