@@ -112,8 +112,8 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
  * The last one closes the handle even while other objects (memory maps, representors, Comch
  * contexts) still use the device: they keep working, and the device is freed with the last of
  * them.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an object that is not an open
- * device.
+ * @return DOCA_SUCCESS (also for NULL: nothing to close); DOCA_ERROR_INVALID_VALUE for an object
+ * that is not an open device.
  */
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev);
 
