@@ -12,9 +12,15 @@
  *   doca_mmap_stop()                      optional; allowed once no buf refers to the mmap
  *   doca_mmap_destroy()                   stops if needed; then calls the free callback
  *
- * Exporting a map to the other side of the PCIe link (doca_mmap_export_pci(),
- * doca_mmap_create_from_export()) is not emulated yet: those calls return
- * DOCA_ERROR_NOT_SUPPORTED and the matching capabilities report 0.
+ * Exporting a map to the other side of the PCIe link: doca_mmap_export_pci() gives a descriptor
+ * of at most 512 bytes that the program carries to the other side itself (a file, a Comch
+ * message); doca_mmap_create_from_export() there, in another process, builds a map of that
+ * memory with a device of the other side of the same BlueField, without any help from the
+ * exporting process (which may be blocked). The imported map's addresses are the exporter's: bufs
+ * on it are used by DMA tasks (doca_dma.h) only, within the access the export granted
+ * (DOCA_ACCESS_FLAG_PCI_READ_ONLY or _PCI_READ_WRITE). Destroying the exported map revokes the
+ * export: DMA tasks on the imported map then fail with DOCA_ERROR_NOT_PERMITTED. SoftComch reaches
+ * the exporter's memory with process_vm_readv/writev: both processes run as the same user.
  *
  * Thread safety: one thread at a time per map, unless doca_mmap_enable_thread_safety() was
  * called before start (then bufs may be taken from and returned to it from several threads).
@@ -110,15 +116,15 @@ DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_de
 
 /**
  * @brief Produces a descriptor that lets the other side of the PCIe link map this memory.
- * Not emulated yet.
  * @param [in] mmap a started map with a PCI access permission.
  * @param [in] dev a device registered with the map.
- * @param [out] export_desc the descriptor (owned by the map).
- * @param [out] export_desc_len its length.
- * @return DOCA_ERROR_INVALID_VALUE for NULL arguments or objects of the wrong kind;
+ * @param [out] export_desc the descriptor (owned by the map, valid until it is destroyed; the
+ * same one for the same device again).
+ * @param [out] export_desc_len its length (at most 512).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or objects of the wrong kind;
  * DOCA_ERROR_BAD_STATE if the map is not started; DOCA_ERROR_NOT_PERMITTED if the map lacks a PCI
  * permission or is itself created from an export; DOCA_ERROR_NOT_FOUND if @p dev is not
- * registered with the map; otherwise DOCA_ERROR_NOT_SUPPORTED (not emulated yet).
+ * registered with the map; DOCA_ERROR_NO_MEMORY when the process has 4096 exports already.
  */
 DOCA_STABLE doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap,
 					      const struct doca_dev *dev,
@@ -151,15 +157,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mm
 							    doca_dpa_dev_mmap_t *dpa_mmap_handle);
 
 /**
- * @brief Builds a map of memory exported by the peer with doca_mmap_export_pci(). Not emulated
- * yet.
+ * @brief Builds a map of memory exported by the peer with doca_mmap_export_pci().
  * @param [in] user_data value for doca_mmap_get_user_data(), or NULL.
  * @param [in] export_desc the peer's descriptor.
  * @param [in] export_desc_len its length.
- * @param [in] dev the local device.
- * @param [out] mmap the new map (already started, not reconfigurable).
- * @return DOCA_ERROR_INVALID_VALUE for NULL arguments, a zero length or a @p dev that is not a
- * device; otherwise DOCA_ERROR_NOT_SUPPORTED (not emulated yet).
+ * @param [in] dev the local device: of the same BlueField as the exporting one, on the other side.
+ * @param [out] mmap the new map (already started, not reconfigurable; its range is the
+ * exporter's addresses).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments, a zero length, a @p dev that
+ * is not a device, or bytes that are not a descriptor; DOCA_ERROR_NOT_PERMITTED for a device of
+ * another BlueField or of the exporter's own side, a revoked export, or no access to the exporting
+ * process (another user); DOCA_ERROR_NOT_FOUND once the exporting process has exited.
  */
 DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *user_data,
 						      const void *export_desc,
@@ -298,8 +306,8 @@ DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint3
 DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data user_data);
 
 /**
- * @brief Whether maps on this device can be exported with doca_mmap_export_pci(). Not emulated
- * yet: 0.
+ * @brief Whether maps on this device can be exported with doca_mmap_export_pci(): 1 on every
+ * function of the emulated machine.
  * @param [in] devinfo the device.
  * @param [out] mmap_export 1 or 0.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
@@ -308,8 +316,8 @@ DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca
 							       uint8_t *mmap_export);
 
 /**
- * @brief Whether doca_mmap_create_from_export() works for PCI exports on this device. Not
- * emulated yet: 0.
+ * @brief Whether doca_mmap_create_from_export() works for PCI exports on this device: 1 on
+ * every function of the emulated machine.
  * @param [in] devinfo the device.
  * @param [out] from_export 1 or 0.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.

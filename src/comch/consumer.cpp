@@ -34,6 +34,13 @@ doca_error_t doca_comch_consumer::create(doca_comch_connection *conn, doca_mmap 
         SC_LOG_ERR("%s: the mmap is not started (doca_mmap_start)", func);
         return DOCA_ERROR_INVALID_VALUE;
     }
+    if (mmap->from_export()) {
+        // Its range is another process's addresses: nothing here can receive into it.
+        SC_LOG_ERR("%s: the mmap was created from an export (another process's memory); a "
+                   "consumer receives into local memory only",
+                   func);
+        return DOCA_ERROR_NOT_SUPPORTED;
+    }
     return conn->fast_.consumers.create(
         func, "consumers", conn->owner_->caps().max_consumers,
         [&](uint32_t id) { *out = new doca_comch_consumer(conn, mmap, id); });

@@ -75,6 +75,8 @@ doca_error_t doca_comch_producer::task_send_alloc_init(const doca_buf *buf, cons
         SC_LOG_ERR("%s: the buffer is not in a started doca_mmap", func);
         return DOCA_ERROR_INVALID_VALUE;
     }
+    if (!local_memory(buf, func))
+        return DOCA_ERROR_NOT_SUPPORTED;
     doca_comch_producer_task_send *t = nullptr;
     if (doca_error_t rc = pool_.take(func, "doca_comch_producer_task_send_set_conf", &t);
         rc != DOCA_SUCCESS)
@@ -100,8 +102,19 @@ bool doca_comch_producer_task_send::imm_data_fits(const uint8_t *data, uint32_t 
 
 void doca_comch_producer_task_send::set_buf(const doca_buf *buf, const char *func) noexcept
 {
-    if (reconfigurable(func))
+    if (reconfigurable(func) && doca_comch_producer::local_memory(buf, func))
         buf_ = buf;
+}
+
+bool doca_comch_producer::local_memory(const doca_buf *buf, const char *func) noexcept
+{
+    if (buf->mmap() == nullptr || !buf->mmap()->from_export())
+        return true;
+    // Its addresses are another process's: only a DMA context reaches that memory.
+    SC_LOG_ERR("%s: the buffer belongs to an mmap created from an export (another process's "
+               "memory); a producer sends from local memory only",
+               func);
+    return false;
 }
 
 void doca_comch_producer_task_send::set_consumer_id(uint32_t consumer_id, const char *func) noexcept

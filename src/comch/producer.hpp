@@ -60,6 +60,9 @@ struct SOFTCOMCH_API doca_comch_producer final : doca_ctx {
                                     const char *func);
     doca_error_t task_send_alloc_init(const doca_buf *buf, const uint8_t *imm, uint32_t imm_len,
                                       uint32_t consumer_id, doca_comch_producer_task_send **task);
+    // False (logged, naming `func`) for a buffer of an mmap created from an export: its
+    // addresses are another process's, which only a DMA context reaches.
+    static bool local_memory(const doca_buf *buf, const char *func) noexcept;
 
     doca_error_t submit(doca_task *task) override;
     doca_error_t validate(const doca_task *task) const override;

@@ -6,9 +6,12 @@
 
 #include "common/log.hpp"
 #include "core/device.hpp"
+#include "core/mmap_export.hpp"
 
 doca_mmap::~doca_mmap()
 {
+    // Revoked before the memory can go (the free callback below may free it).
+    exports_.clear();
     state_.stop();
     if (state_.ever_started() && free_cb_ && has_range_)
         free_cb_(addr_, len_, free_cb_opaque_);
@@ -232,10 +235,9 @@ doca_error_t doca_mmap::can_destroy() const
     return require_unused("doca_mmap_destroy", "release them (doca_buf_dec_refcount)");
 }
 
-doca_error_t doca_mmap::export_pci(const doca_dev *dev, const void **desc, size_t *len)
+doca_error_t doca_mmap::export_pci(const doca_dev *dev, softcomch::core::memory_exporter &ex,
+                                   const void **desc, size_t *len)
 {
-    (void)desc;
-    (void)len;
     if (doca_error_t rc = state_.require_started("doca_mmap_export_pci", "mmap");
         rc != DOCA_SUCCESS)
         return rc;
@@ -254,7 +256,97 @@ doca_error_t doca_mmap::export_pci(const doca_dev *dev, const void **desc, size_
             "doca_mmap_export_pci: the device was not added to this mmap (doca_mmap_add_dev)");
         return DOCA_ERROR_NOT_FOUND;
     }
-    SC_LOG_ERR("doca_mmap_export_pci: exporting memory to the other side is not supported by "
-               "SoftComch yet");
-    return DOCA_ERROR_NOT_SUPPORTED;
+    // The same device again: the same descriptor (the map owns it until it goes).
+    for (const export_record &e : exports_)
+        if (e.dev == dev) {
+            *desc = e.desc.data();
+            *len = e.desc.size();
+            return DOCA_SUCCESS;
+        }
+    export_record rec{dev, {}, nullptr};
+    std::vector<uint8_t> body;
+    std::string why;
+    const bool writable = (permissions_ & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+    if (doca_error_t rc = ex.export_range(addr_, len_, writable, body, rec.keep, why);
+        rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_mmap_export_pci: cannot export %p (%zu bytes): %s", addr_, len_,
+                   why.c_str());
+        return rc;
+    }
+    softcomch::core::mmap_export_info info;
+    const doca_devinfo &di = *dev->info();
+    info.dpu_side = di.side() == softcomch::core::side::dpu;
+    info.access = permissions_;
+    info.addr = uint64_t(reinterpret_cast<uintptr_t>(addr_));
+    info.len = len_;
+    info.bluefield = di.bluefield_id();
+    info.function = di.pci_addr();
+    info.via = ex.name();
+    info.body = body.data();
+    info.body_len = body.size();
+    if (doca_error_t rc = softcomch::core::encode_export(info, rec.desc, why); rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("doca_mmap_export_pci: %s", why.c_str());
+        return rc;
+    }
+    exported_ = true;
+    exports_.push_back(std::move(rec));
+    *desc = exports_.back().desc.data();
+    *len = exports_.back().desc.size();
+    SC_LOG_DBG("doca_mmap_export_pci: %p (%zu bytes, %s) exported for device %s", addr_, len_,
+               writable ? "read-write" : "read-only", di.pci_addr().c_str());
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap::create_from_export(const union doca_data *user_data, const void *desc,
+                                           size_t len, doca_dev *dev,
+                                           softcomch::core::memory_exporter &ex, doca_mmap **out)
+{
+    const char *func = "doca_mmap_create_from_export";
+    softcomch::core::mmap_export_info info;
+    std::string why;
+    if (doca_error_t rc =
+            softcomch::core::decode_export(static_cast<const uint8_t *>(desc), len, info, why);
+        rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("%s: the descriptor is refused: %s", func, why.c_str());
+        return rc;
+    }
+    const doca_devinfo &di = *dev->info();
+    // PCI exports cross the PCIe link of one BlueField: between a host function and the DPU.
+    if (info.bluefield != di.bluefield_id()) {
+        SC_LOG_ERR("%s: the memory was exported on BlueField '%s' (%s); device %s is on '%s'", func,
+                   info.bluefield.c_str(), info.function.c_str(), di.pci_addr().c_str(),
+                   di.bluefield_id().c_str());
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    const bool dpu = di.side() == softcomch::core::side::dpu;
+    if (dpu == info.dpu_side) {
+        SC_LOG_ERR("%s: the memory was exported by %s function %s; import it with a device of "
+                   "the other side of the PCIe link (device %s is a %s function too)",
+                   func, info.dpu_side ? "the DPU's" : "a host", info.function.c_str(),
+                   di.pci_addr().c_str(), dpu ? "DPU" : "host");
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    std::unique_ptr<softcomch::core::remote_memory> remote;
+    if (doca_error_t rc = ex.import_range(info.via, info.body, info.body_len, remote, why);
+        rc != DOCA_SUCCESS) {
+        SC_LOG_ERR("%s: cannot reach the memory %s exported: %s", func, info.function.c_str(),
+                   why.c_str());
+        return rc;
+    }
+    auto m = std::make_unique<doca_mmap>();
+    m->addr_ = reinterpret_cast<void *>(uintptr_t(info.addr));
+    m->len_ = size_t(info.len);
+    m->has_range_ = true;
+    m->permissions_ = info.access;
+    m->from_export_ = true;
+    if (user_data)
+        m->user_data_ = *user_data;
+    dev->hold();
+    m->devs_.push_back(dev);
+    m->remote_ = std::move(remote);
+    m->state_.start();
+    SC_LOG_DBG("%s: %zu bytes at 0x%llx of %s (%s)", func, m->len_, (unsigned long long)info.addr,
+               m->remote_->exporter().c_str(), info.function.c_str());
+    *out = m.release();
+    return DOCA_SUCCESS;
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `struct doca_mmap`: a memory range registered with devices (include/doca_mmap.h). Local semantics
-// only for now; export_pci / create_from_export report DOCA_ERROR_NOT_SUPPORTED.
-//
-// Designed to become shareable with a peer process (the fast-path work): everything an export
-// descriptor needs is recorded explicitly and frozen by start() (the range, the permissions, the
-// devices), and contains() answers "is [p, p+len) inside this map" for a remote access check.
+// `struct doca_mmap`: a memory range registered with devices (include/doca_mmap.h). A started map
+// with a PCI permission can be exported (export_pci: a descriptor of bytes, kept by the map until
+// it goes, which revokes it), and another process builds a map of that memory from the
+// descriptor (create_from_export): such a map's range is the exporter's addresses, not
+// dereferenceable here; its memory is reached through remote() (core/remote_memory.hpp), which
+// only the DMA engine does. How the memory travels is the memory_exporter's (src/memory), given
+// by the C facade.
 #pragma once
 
 #include <doca_error.h>
@@ -15,11 +16,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "common/object_tag.hpp"
 #include "common/quarantine.hpp"
 #include "common/visibility.hpp"
+#include "core/remote_memory.hpp"
 #include "core/start_state.hpp"
 
 struct doca_dev;
@@ -55,9 +58,17 @@ struct doca_mmap : softcomch::quarantined<doca_mmap> {
     // DOCA_SUCCESS if the map may be destroyed now; NOT_PERMITTED while bufs refer to it or a
     // Comch consumer uses it.
     SOFTCOMCH_API doca_error_t can_destroy() const;
-    // The checks of doca_mmap_export_pci that do not depend on the export mechanism, then
-    // DOCA_ERROR_NOT_SUPPORTED (not emulated yet).
-    SOFTCOMCH_API doca_error_t export_pci(const doca_dev *dev, const void **desc, size_t *len);
+    // doca_mmap_export_pci: the map's checks, then the descriptor `ex` makes for `dev` (kept by
+    // the map: the same pointer for the same device again).
+    SOFTCOMCH_API doca_error_t export_pci(const doca_dev *dev, softcomch::core::memory_exporter &ex,
+                                          const void **desc, size_t *len);
+    // doca_mmap_create_from_export: a started map of the memory `desc` describes, reached through
+    // `ex`, for `dev`; the descriptor's checks and the device's (same BlueField, other side).
+    SOFTCOMCH_API static doca_error_t
+    create_from_export(const union doca_data *user_data, const void *desc, size_t len,
+                       doca_dev *dev, softcomch::core::memory_exporter &ex, doca_mmap **out);
+    // The memory of a map created from an export; nullptr for a local map.
+    softcomch::core::remote_memory *remote() const noexcept { return remote_.get(); }
 
     // ---- queries ----
     bool started() const noexcept { return state_.started(); }
@@ -107,6 +118,14 @@ private:
     union doca_data user_data_ {};
     doca_mmap_memrange_free_cb_t *free_cb_ = nullptr;
     void *free_cb_opaque_ = nullptr;
+    // Exports of this map, one per device asked for; destroyed with the map (revoked).
+    struct export_record {
+        const doca_dev *dev;
+        std::vector<uint8_t> desc;
+        std::unique_ptr<softcomch::core::export_handle> keep;
+    };
+    std::vector<export_record> exports_;
+    std::unique_ptr<softcomch::core::remote_memory> remote_; // created from an export
     std::atomic<uint32_t> bufs_{0};
     std::atomic<uint32_t> users_{0}; // Comch consumers
 };

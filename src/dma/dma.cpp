@@ -101,9 +101,18 @@ doca_error_t doca_dma::check(const doca_dma_task_memcpy &task, const char **why,
                 *why = buf;
                 return DOCA_ERROR_NOT_PERMITTED;
             }
-            if (write && (m->permissions() & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) == 0) {
-                *why = "the destination buffer's mmap is read-only (doca_mmap_set_permissions "
-                       "with DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)";
+            // Local memory is written through the local permission, another process's through
+            // the one its export granted.
+            const uint32_t write_flag = m->from_export()
+                                            ? uint32_t(DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+                                            : uint32_t(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+            if (write && (m->permissions() & write_flag) == 0) {
+                *why =
+                    m->from_export()
+                        ? "the destination is another process's memory exported read-only "
+                          "(DOCA_ACCESS_FLAG_PCI_READ_ONLY)"
+                        : "the destination buffer's mmap is read-only (doca_mmap_set_permissions "
+                          "with DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)";
                 return DOCA_ERROR_NOT_PERMITTED;
             }
             bytes += write ? space_len(*b) : b->data_len();
@@ -236,9 +245,20 @@ unsigned doca_dma::execute()
         }
         const size_t n = std::min(
             {budget, cur_.src->data_len() - cur_.src_off, space_len(*cur_.dst) - cur_.dst_off});
-        // memmove: a careless program's overlapping buffers must not be undefined behaviour.
-        std::memmove(space_of(*cur_.dst) + cur_.dst_off,
-                     static_cast<const uint8_t *>(cur_.src->data()) + cur_.src_off, n);
+        const char *why = nullptr;
+        if (const doca_error_t rc =
+                copy(static_cast<const uint8_t *>(cur_.src->data()) + cur_.src_off,
+                     cur_.src->mmap()->remote(), space_of(*cur_.dst) + cur_.dst_off,
+                     cur_.dst->mmap()->remote(), n, &why);
+            rc != DOCA_SUCCESS) {
+            SC_LOG_INFO("DMA context %p: memcpy task failed (%s): %s; the context stops",
+                        static_cast<void *>(this), softcomch::error_name(rc), why);
+            queue_.pop_front();
+            cur_ = cursor{};
+            complete(t, rc);
+            failed_ = true;
+            return 1;
+        }
         cur_.src_off += n;
         cur_.dst_off += n;
         budget -= n;
@@ -253,6 +273,38 @@ unsigned doca_dma::execute()
         complete(t, DOCA_SUCCESS);
     }
     return 1;
+}
+
+doca_error_t doca_dma::copy(const uint8_t *src, softcomch::core::remote_memory *src_remote,
+                            uint8_t *dst, softcomch::core::remote_memory *dst_remote, size_t n,
+                            const char **why) noexcept
+{
+    const auto addr = [](const void *p) {
+        return uint64_t(reinterpret_cast<uintptr_t>(p));
+    };
+    if (!src_remote && !dst_remote) {
+        // memmove: a careless program's overlapping buffers must not be undefined behaviour.
+        std::memmove(dst, src, n);
+        return DOCA_SUCCESS;
+    }
+    if (!src_remote)
+        return dst_remote->write(addr(dst), src, n, why);
+    if (!dst_remote)
+        return src_remote->read(addr(src), dst, n, why);
+    // Both another process's: through a buffer of ours, allocated once.
+    if (bounce_.empty())
+        bounce_.resize(k_bounce_bytes);
+    for (size_t done = 0; done < n;) {
+        const size_t chunk = std::min(n - done, bounce_.size());
+        if (doca_error_t rc = src_remote->read(addr(src + done), bounce_.data(), chunk, why);
+            rc != DOCA_SUCCESS)
+            return rc;
+        if (doca_error_t rc = dst_remote->write(addr(dst + done), bounce_.data(), chunk, why);
+            rc != DOCA_SUCCESS)
+            return rc;
+        done += chunk;
+    }
+    return DOCA_SUCCESS;
 }
 
 void doca_dma::commit_dst(doca_buf *dst, size_t bytes) noexcept

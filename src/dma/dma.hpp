@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <vector>
+
 #include "common/intrusive_fifo.hpp"
 #include "common/visibility.hpp"
 #include "core/ctx.hpp"
@@ -26,6 +28,10 @@
 
 struct doca_buf;
 struct doca_dev;
+
+namespace softcomch::core {
+class remote_memory;
+}
 
 struct doca_dma_task_memcpy : doca_task {
     static constexpr softcomch::core::task_kind k_kind = softcomch::core::task_kind::dma_memcpy;
@@ -106,10 +112,19 @@ private:
     // Grows every destination element's data length by what was written into it (once the
     // whole task is copied).
     SOFTCOMCH_LOCAL static void commit_dst(doca_buf *dst, size_t bytes) noexcept;
+    // Copies `n` bytes from `src` to `dst`, each local (remote == nullptr) or another process's
+    // memory (an mmap created from an export: the address is the exporter's). A refusal of the
+    // remote side comes with its reason.
+    SOFTCOMCH_LOCAL doca_error_t copy(const uint8_t *src,
+                                      softcomch::core::remote_memory *src_remote, uint8_t *dst,
+                                      softcomch::core::remote_memory *dst_remote, size_t n,
+                                      const char **why) noexcept;
+    static constexpr size_t k_bounce_bytes = size_t(64) << 10;
 
     doca_dev *dev_;
     softcomch::core::task_set<doca_dma_task_memcpy> memcpy_tasks_;
     softcomch::intrusive_fifo<doca_task> queue_; // submitted, in order; the first is being copied
     cursor cur_;
+    std::vector<uint8_t> bounce_; // between two imports, made on first use
     bool failed_ = false; // a task failed: STOPPING at the next poll (after its error callback)
 };

@@ -10,6 +10,8 @@
 //   consumer: transport_ops::export_memory (once per doca_mmap), transport_ops::make_consumer,
 //             link::announce ... link::expire
 //   producer: transport_ops::make_write_plan; the peer's consumers arrive through link::service
+//   DMA:      transport_ops::export_region -> region_export::pack (bytes the program carries
+//             itself) -> transport_ops::import_region in another process -> region_import
 //
 // Comch holds no descriptor and decodes no byte of the peer's: an object that needs the progress
 // engine's epoll set is a pollable (opaque handles and a callback), and what the peer sends on a
@@ -353,6 +355,58 @@ protected:
     uint32_t imm_data_len_;
 };
 
+// ---- memory another process imports from bytes (DOCA mmap export, DMA) ------------------------
+
+// The most bytes region_export::pack writes: what the importer needs, from the bytes alone.
+inline constexpr size_t k_region_desc_max = 192;
+
+// A local range exported for another process to import from bytes alone: the bytes travel
+// however the program likes (a file, a Comch message), and the importer needs nothing more of
+// this process afterwards, which may be blocked. Destroying the export revokes it: importers'
+// later accesses fail.
+class region_export : public transport_object {
+public:
+    virtual ~region_export() = default;
+    // Writes the descriptor into `out` (at most `cap` bytes; k_region_desc_max is always
+    // enough) and returns its length, 0 if it did not fit.
+    virtual size_t pack(uint8_t *out, size_t cap) const noexcept = 0;
+    // How an importer reaches it, for logs ("pvw").
+    virtual const char *mechanism_name() const noexcept = 0;
+
+protected:
+    explicit region_export(const transport_ops &ops) noexcept : transport_object(ops) {}
+};
+
+// Another process's exported range, as imported from its descriptor. Addresses are the
+// exporter's. Every value of the descriptor was validated; every access is checked against the
+// window and the access granted, and against the export's still being alive.
+class region_import : public transport_object {
+public:
+    virtual ~region_import() = default;
+    uint64_t base() const noexcept { return base_; }
+    uint64_t len() const noexcept { return len_; }
+    bool writable() const noexcept { return writable_; }
+    // Copies [addr, addr + n) of the exporter into `dst` / `src` into it. DOCA_SUCCESS;
+    // DOCA_ERROR_INVALID_VALUE outside the window; DOCA_ERROR_NOT_PERMITTED writing a read-only
+    // export, or once the export was revoked (`why` says which); DOCA_ERROR_NOT_FOUND once the
+    // exporter is gone.
+    virtual doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept = 0;
+    virtual doca_error_t write(uint64_t addr, const void *src, size_t n,
+                               const char **why) noexcept = 0;
+    // Who exported it, for logs ("pid 1234").
+    virtual std::string exporter() const = 0;
+
+protected:
+    region_import(const transport_ops &ops, uint64_t base, uint64_t len, bool writable) noexcept
+        : transport_object(ops), base_(base), len_(len), writable_(writable)
+    {}
+
+private:
+    uint64_t base_;
+    uint64_t len_;
+    bool writable_;
+};
+
 // ---- one transport ------------------------------------------------------------------------
 
 // The operations of one transport (one instance per transport, listed in registry.hpp).
@@ -375,6 +429,14 @@ struct transport_ops {
                                   std::unique_ptr<consumer_endpoint> &out);
     // A producer's write plan (DOCA_ERROR_BAD_CONFIG with `why` when the configuration says no).
     doca_error_t (*make_write_plan)(std::unique_ptr<write_plan> &out, std::string &why);
+    // Exports [addr, addr + len) for importers in other processes, read-only or not.
+    doca_error_t (*export_region)(void *addr, size_t len, bool writable,
+                                  std::unique_ptr<region_export> &out, std::string &why);
+    // Imports a range from the bytes region_export::pack wrote in another process (untrusted:
+    // anything else is refused with INVALID_VALUE and `why`; a revoked export or a gone exporter
+    // with NOT_PERMITTED / NOT_FOUND).
+    doca_error_t (*import_region)(const uint8_t *desc, size_t len,
+                                  std::unique_ptr<region_import> &out, std::string &why);
     // Descriptors one established connection holds on the server, and one handshake in progress
     // (the server's descriptor budget against RLIMIT_NOFILE).
     uint32_t descriptors_per_connection;

@@ -908,7 +908,7 @@ TEST_F(MmapBadInput, NullAndForeignMaps)
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_cap_is_create_from_export_pci_supported,
                    doca_dev_as_devinfo(f.dev), nullptr);
     EXPECT_EQ(doca_mmap_cap_is_export_pci_supported(doca_dev_as_devinfo(f.dev), &u8), DOCA_SUCCESS);
-    EXPECT_EQ(u8, 0) << "not emulated yet (doca_mmap.h)";
+    EXPECT_EQ(u8, 1) << "every function exports (doca_mmap.h)";
 
     // create_from_export: NULL descriptor, zero length, NULL or wrong-kind device, NULL output.
     doca_mmap *imported = nullptr;
@@ -923,7 +923,8 @@ TEST_F(MmapBadInput, NullAndForeignMaps)
                    sizeof blob, junk<doca_dev>(), &imported);
     EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob,
                    sizeof blob, f.dev, nullptr);
-    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_create_from_export, nullptr, blob,
+    // Bytes that are not a descriptor: refused, and the line says why.
+    EXPECT_REFUSED(DOCA_ERROR_INVALID_VALUE, doca_mmap_create_from_export, nullptr, blob,
                    sizeof blob, f.dev, &imported);
     EXPECT_EQ(imported, nullptr);
 }
@@ -1017,10 +1018,14 @@ TEST_F(MmapBadInput, StartedMapRefusesConfiguration)
     ASSERT_EQ(doca_mmap_set_permissions(f.mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE), DOCA_SUCCESS);
     ASSERT_EQ(doca_mmap_start(f.mmap), DOCA_SUCCESS);
     EXPECT_REFUSED(DOCA_ERROR_NOT_FOUND, doca_mmap_export_pci, f.mmap, f.dev2, &desc, &len);
-    EXPECT_REFUSED(DOCA_ERROR_NOT_SUPPORTED, doca_mmap_export_pci, f.mmap, f.dev, &desc, &len);
     uint8_t exported = 1;
     EXPECT_EQ(doca_mmap_get_exported(f.mmap, &exported), DOCA_SUCCESS);
     EXPECT_EQ(exported, 0);
+    EXPECT_EQ(doca_mmap_export_pci(f.mmap, f.dev, &desc, &len), DOCA_SUCCESS);
+    EXPECT_EQ(doca_mmap_get_exported(f.mmap, &exported), DOCA_SUCCESS);
+    EXPECT_EQ(exported, 1);
+    // Exported: it can only be destroyed (which revokes the export).
+    EXPECT_REFUSED(DOCA_ERROR_NOT_PERMITTED, doca_mmap_stop, f.mmap);
 }
 
 TEST_F(MmapBadInput, BufsKeepTheMap)

@@ -211,6 +211,11 @@ TEST_F(Liveness, StoppedServerIsLeftByAClientThatOptedIn)
     const std::optional<clock::time_point> stopped = stopper.stop(srv);
     ASSERT_TRUE(stopped);
     const auto t0 = *stopped;
+    // A server whose connection was idle long enough may have parked it (armed, asleep): a
+    // sleeping peer is judged only once this side writes to it (PeerAsleepInEpoll... below), so
+    // the client writes. Then the verdict comes 300 ms after the later of its last beat and
+    // the write, both at or after the stop's tick.
+    ASSERT_EQ(c.send(c.connection(), std::string("are you there")), DOCA_SUCCESS);
     ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     const long took = ms_since(t0);
     EXPECT_GE(took, 280);

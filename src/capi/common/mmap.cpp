@@ -7,6 +7,7 @@
 #include "common/guard.hpp"
 #include "core/device.hpp"
 #include "core/mmap.hpp"
+#include "memory/exporter.hpp"
 
 using namespace softcomch::capi;
 
@@ -75,8 +76,9 @@ doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
                                   const void **export_desc, size_t *export_desc_len)
 {
-    return checked_export(__func__, mmap, dev, export_desc, export_desc_len,
-                          [&] { return mmap->export_pci(dev, export_desc, export_desc_len); });
+    return checked_export(__func__, mmap, dev, export_desc, export_desc_len, [&] {
+        return mmap->export_pci(dev, softcomch::memory::exporter(), export_desc, export_desc_len);
+    });
 }
 
 doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev,
@@ -104,15 +106,13 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
                                           struct doca_mmap **mmap)
 {
     return guard(__func__, [&]() -> doca_error_t {
-        (void)user_data; // optional
         SC_CHECK_NOT_NULL(export_desc);
         if (export_desc_len == 0)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: export_desc_len is 0", api_function());
         SC_REQUIRE(dev);
         SC_CHECK_NOT_NULL(mmap);
-        SC_REFUSE(DOCA_ERROR_NOT_SUPPORTED,
-                  "%s: mapping memory exported by the other side is not supported by SoftComch yet",
-                  api_function());
+        return doca_mmap::create_from_export(user_data, export_desc, export_desc_len, dev,
+                                             softcomch::memory::exporter(), mmap);
     });
 }
 
@@ -221,15 +221,14 @@ doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data use
 doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
                                                    uint8_t *mmap_export)
 {
-    // not emulated yet
-    return get_into(__func__, SC_ARG(devinfo), SC_ARG(mmap_export), [](auto &) { return 0; });
+    // Every function of the emulated machine, either side (doca_mmap.h).
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(mmap_export), [](auto &) { return 1; });
 }
 
 doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(const struct doca_devinfo *devinfo,
                                                                uint8_t *from_export)
 {
-    // not emulated yet
-    return get_into(__func__, SC_ARG(devinfo), SC_ARG(from_export), [](auto &) { return 0; });
+    return get_into(__func__, SC_ARG(devinfo), SC_ARG(from_export), [](auto &) { return 1; });
 }
 
 doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap)

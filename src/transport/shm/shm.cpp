@@ -3,7 +3,8 @@
 // The operations of the shm transport (transport_ops, transport.hpp): servers are Unix sockets
 // in the fabric directory (fabric.hpp), connections shared-memory segments (link.hpp), consumer
 // memory is shared or written with process_vm_writev (shared_memory.hpp, SOFTCOMCH_MEMORY), and
-// producers copy as SOFTCOMCH_COPY says.
+// producers copy as SOFTCOMCH_COPY says; DMA's exported ranges are read and written with
+// process_vm_readv/writev (region.hpp).
 #include "transport/shm/shm.hpp"
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <system_error>
 
 #include "common/error_names.hpp"
+#include "transport/shm/region.hpp"
 
 namespace softcomch::transport::shm {
 
@@ -112,6 +114,8 @@ const transport_ops &traits::ops() noexcept
                                    &export_consumer_memory,
                                    &create_consumer,
                                    &create_write_plan,
+                                   &export_region,
+                                   &import_region,
                                    3,
                                    2};
     return ops;

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Memory of another process, as DOCA Core sees it (doca_mmap_export_pci and
+// doca_mmap_create_from_export, include/doca_mmap.h): what an mmap needs to export its range
+// and to import another process's, with no word of how that is done. The C facade hands the
+// mmap an implementation of memory_exporter (src/memory: a transport's region export and
+// import), so core includes no transport (docs/design.md, "Layers").
+#pragma once
+
+#include <doca_error.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace softcomch::core {
+
+// Keeps one export alive; destroying it revokes the export (importers' later accesses fail).
+class export_handle {
+public:
+    virtual ~export_handle() = default;
+};
+
+// A range of another process, imported: copies to and from it at the exporter's addresses. Each
+// access is checked (the window, the access granted, the export still alive); a refusal comes
+// with its reason in *why (static text).
+class remote_memory {
+public:
+    virtual ~remote_memory() = default;
+    virtual doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept = 0;
+    virtual doca_error_t write(uint64_t addr, const void *src, size_t n,
+                               const char **why) noexcept = 0;
+    // Who exported it, for logs ("pid 1234").
+    virtual std::string exporter() const = 0;
+};
+
+// What exporting and importing need from below core.
+class memory_exporter {
+public:
+    // The name recorded in descriptors, which import_range() gets back ("shm").
+    virtual const char *name() const noexcept = 0;
+    // Exports [addr, addr + len): the bytes an importer needs (appended to `desc`) and the
+    // handle that keeps the export alive. Errors with `why`.
+    virtual doca_error_t export_range(void *addr, size_t len, bool writable,
+                                      std::vector<uint8_t> &desc,
+                                      std::unique_ptr<export_handle> &keep, std::string &why) = 0;
+    // Imports what export_range() produced in another process, through the exporter named
+    // `via`. Untrusted bytes: anything else is INVALID_VALUE with `why`.
+    virtual doca_error_t import_range(std::string_view via, const uint8_t *desc, size_t len,
+                                      std::unique_ptr<remote_memory> &out, std::string &why) = 0;
+
+protected:
+    ~memory_exporter() = default;
+};
+
+} // namespace softcomch::core

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory/exporter.hpp"
+
+#include "common/visibility.hpp"
+#include "transport/registry.hpp"
+#include "transport/transport.hpp"
+
+namespace softcomch::memory {
+
+namespace {
+
+namespace tp = softcomch::transport;
+
+class kept final : public core::export_handle {
+public:
+    explicit kept(std::unique_ptr<tp::region_export> e) noexcept : e_(std::move(e)) {}
+
+private:
+    std::unique_ptr<tp::region_export> e_; // destroyed: revoked
+};
+
+class remote final : public core::remote_memory {
+public:
+    explicit remote(std::unique_ptr<tp::region_import> i) noexcept : i_(std::move(i)) {}
+    doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept override
+    {
+        return i_->read(addr, dst, n, why);
+    }
+    doca_error_t write(uint64_t addr, const void *src, size_t n, const char **why) noexcept override
+    {
+        return i_->write(addr, src, n, why);
+    }
+    std::string exporter() const override { return i_->exporter(); }
+
+private:
+    std::unique_ptr<tp::region_import> i_;
+};
+
+class transport_exporter final : public core::memory_exporter {
+public:
+    const char *name() const noexcept override
+    {
+        const tp::transport_ops *ops = nullptr;
+        std::string why;
+        return tp::select_transport(ops, why) == DOCA_SUCCESS ? ops->name : "";
+    }
+
+    doca_error_t export_range(void *addr, size_t len, bool writable, std::vector<uint8_t> &desc,
+                              std::unique_ptr<core::export_handle> &keep,
+                              std::string &why) override
+    {
+        const tp::transport_ops *ops = nullptr;
+        if (doca_error_t rc = tp::select_transport(ops, why); rc != DOCA_SUCCESS)
+            return rc;
+        std::unique_ptr<tp::region_export> e;
+        if (doca_error_t rc = ops->export_region(addr, len, writable, e, why); rc != DOCA_SUCCESS)
+            return rc;
+        uint8_t bytes[tp::k_region_desc_max];
+        const size_t n = e->pack(bytes, sizeof bytes);
+        if (n == 0) {
+            why = "the transport's descriptor does not fit";
+            return DOCA_ERROR_UNEXPECTED;
+        }
+        desc.assign(bytes, bytes + n);
+        keep = std::make_unique<kept>(std::move(e));
+        return DOCA_SUCCESS;
+    }
+
+    doca_error_t import_range(std::string_view via, const uint8_t *desc, size_t len,
+                              std::unique_ptr<core::remote_memory> &out, std::string &why) override
+    {
+        const tp::transport_ops *ops = tp::find_transport(via);
+        if (ops == nullptr) {
+            why = "the descriptor names a transport this build does not have";
+            return DOCA_ERROR_NOT_SUPPORTED;
+        }
+        std::unique_ptr<tp::region_import> i;
+        if (doca_error_t rc = ops->import_region(desc, len, i, why); rc != DOCA_SUCCESS)
+            return rc;
+        out = std::make_unique<remote>(std::move(i));
+        return DOCA_SUCCESS;
+    }
+};
+
+} // namespace
+
+core::memory_exporter &exporter() noexcept
+{
+    static transport_exporter the_exporter;
+    return the_exporter;
+}
+
+} // namespace softcomch::memory
