@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A DMA context on a device of the built-in machine with its own progress engine, and memory
-// registered for it, through the public API only: what the DMA API tests (test_dma.cpp,
-// test_bad_input_dma.cpp) build on. Completions are recorded in the order they arrive.
+// registered for it, through the public API only: what the DMA tests build on (tests/api
+// test_dma.cpp and test_bad_input_dma.cpp, tests/integration test_dma_export.cpp). Completions
+// are recorded in the order they arrive.
 #pragma once
 
 #include <doca_buf.h>

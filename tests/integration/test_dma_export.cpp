@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// DMA between two processes, as NVIDIA's dma_copy_host / dma_copy_dpu samples and dma_copy
+// application do it: the host side exports an mmap (doca_mmap_export_pci), the descriptor
+// travels as bytes (a pipe here, a file in the samples, a Comch message in the application), and
+// the DPU side, in another process, builds a map of that memory (doca_mmap_create_from_export)
+// and copies with DMA memcpy tasks, while the exporter does nothing at all (it waits for its
+// child, as dma_copy_host sits in getchar()). Checked: reading a read-only export, writing a
+// read-write one, a write to a read-only export refused, a revoked export and an exited exporter
+// failing the task, and 64 MiB copied byte for byte.
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dma.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "device_lookup.hpp"
+#include "dma_fixture.hpp"
+#include "fastpath_checks.hpp"
+
+using namespace sc_test;
+
+namespace {
+
+const int env_reset = [] {
+    unsetenv("SOFTCOMCH_SIDE");
+    unsetenv("SOFTCOMCH_TOPOLOGY");
+    return 0;
+}();
+
+// What the host side sends the DPU side: the descriptor and the buffer's address and length (as
+// dma_copy_host writes export_desc.txt and buffer_info.txt).
+struct handoff {
+    std::vector<uint8_t> desc;
+    uint64_t addr = 0;
+    uint64_t len = 0;
+};
+
+bool send_handoff(int fd, const handoff &h)
+{
+    const uint64_t n = h.desc.size();
+    return ::write(fd, &n, 8) == 8 && ::write(fd, h.desc.data(), n) == ssize_t(n) &&
+           ::write(fd, &h.addr, 8) == 8 && ::write(fd, &h.len, 8) == 8;
+}
+
+bool read_exact(int fd, void *p, size_t n)
+{
+    auto *b = static_cast<uint8_t *>(p);
+    while (n != 0) {
+        const ssize_t got = ::read(fd, b, n);
+        if (got <= 0)
+            return false;
+        b += got;
+        n -= size_t(got);
+    }
+    return true;
+}
+
+bool recv_handoff(int fd, handoff &h)
+{
+    uint64_t n = 0;
+    if (!read_exact(fd, &n, 8) || n == 0 || n > 512)
+        return false;
+    h.desc.resize(n);
+    return read_exact(fd, h.desc.data(), n) && read_exact(fd, &h.addr, 8) &&
+           read_exact(fd, &h.len, 8);
+}
+
+// The host side's exported memory: an mmap with `access` over `size` bytes, exported for b1:00.0.
+struct exporter {
+    doca_dev *dev = sc_devices::open_dev("b1:00.0");
+    std::vector<uint8_t> mem;
+    doca_mmap *mmap = nullptr;
+    handoff out;
+
+    exporter(size_t size, uint32_t access) : mem(size)
+    {
+        EXPECT_NE(dev, nullptr);
+        EXPECT_EQ(doca_mmap_create(&mmap), DOCA_SUCCESS);
+        EXPECT_EQ(doca_mmap_set_memrange(mmap, mem.data(), mem.size()), DOCA_SUCCESS);
+        EXPECT_EQ(doca_mmap_set_permissions(mmap, access), DOCA_SUCCESS);
+        EXPECT_EQ(doca_mmap_add_dev(mmap, dev), DOCA_SUCCESS);
+        EXPECT_EQ(doca_mmap_start(mmap), DOCA_SUCCESS);
+        const void *d = nullptr;
+        size_t n = 0;
+        EXPECT_EQ(doca_mmap_export_pci(mmap, dev, &d, &n), DOCA_SUCCESS);
+        EXPECT_LE(n, 512u);
+        out.desc.assign(static_cast<const uint8_t *>(d), static_cast<const uint8_t *>(d) + n);
+        out.addr = uint64_t(reinterpret_cast<uintptr_t>(mem.data()));
+        out.len = mem.size();
+    }
+    ~exporter()
+    {
+        if (mmap) {
+            EXPECT_EQ(doca_mmap_destroy(mmap), DOCA_SUCCESS);
+        }
+        EXPECT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
+    }
+    void revoke()
+    {
+        EXPECT_EQ(doca_mmap_destroy(mmap), DOCA_SUCCESS);
+        mmap = nullptr;
+    }
+};
+
+// The DPU side, in a child: imports `h` with 03:00.0 and copies between it and local memory with
+// one DMA task (`to_remote`: local -> exported memory, else exported -> local); the local memory
+// is `local` (filled with its contents first when writing). Returns the task's status, the
+// create_from_export error, or a failed check's small positive code (a line on stderr says which).
+int dpu_copy(const handoff &h, bool to_remote, std::vector<uint8_t> &local,
+             doca_error_t *import_rc = nullptr)
+{
+    dma_test::context c("03:00.0", 4);
+    doca_mmap *remote = nullptr;
+    const doca_error_t rc =
+        doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(), c.dev, &remote);
+    if (import_rc)
+        *import_rc = rc;
+    if (rc != DOCA_SUCCESS)
+        return int(rc);
+    dma_test::region mine(c.dev, local.size());
+    if (to_remote)
+        std::memcpy(mine.mem, local.data(), local.size());
+    doca_buf *rbuf = nullptr;
+    void *raddr = reinterpret_cast<void *>(uintptr_t(h.addr));
+    CHILD_CHECK(doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, h.len, raddr,
+                                                   to_remote ? 0 : h.len, &rbuf) == DOCA_SUCCESS);
+    doca_buf *lbuf = mine.buf(0, local.size(), to_remote ? local.size() : 0);
+    CHILD_CHECK(doca_ctx_start(c.ctx) == DOCA_SUCCESS);
+    doca_dma_task_memcpy *t = to_remote ? c.task(lbuf, rbuf) : c.task(rbuf, lbuf);
+    CHILD_CHECK(c.submit(t) == DOCA_SUCCESS);
+    CHILD_CHECK(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE || !c.done.empty(); }));
+    const doca_error_t status = c.done.empty() ? DOCA_ERROR_UNKNOWN : c.done[0].status;
+    if (!to_remote)
+        std::memcpy(local.data(), mine.mem, local.size());
+    // The context stops by itself after a failure; a success leaves it RUNNING.
+    (void)doca_ctx_stop(c.ctx);
+    c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; });
+    CHILD_CHECK(doca_mmap_destroy(remote) == DOCA_SUCCESS);
+    return int(status);
+}
+
+class DmaExport : public ::testing::Test {
+protected:
+    void SetUp() override { ASSERT_EQ(::pipe2(pipe_, O_CLOEXEC), 0); }
+    void TearDown() override
+    {
+        ::close(pipe_[0]);
+        ::close(pipe_[1]);
+    }
+    int pipe_[2] = {-1, -1};
+};
+
+// dma_copy_host / dma_copy_dpu: the DPU side reads a read-only export.
+TEST_F(DmaExport, DpuReadsMemoryTheHostExportedWhileTheHostWaits)
+{
+    exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+    const char text[] = "This is a sample piece of text";
+    std::memcpy(host.mem.data(), text, sizeof text);
+    const int rfd = pipe_[0];
+    const pid_t dpu = spawn([&] {
+        handoff h;
+        CHILD_CHECK(recv_handoff(rfd, h));
+        std::vector<uint8_t> got(h.len);
+        CHILD_CHECK_EQ(dpu_copy(h, false, got), int(DOCA_SUCCESS));
+        CHILD_CHECK(std::memcmp(got.data(), text, sizeof text) == 0);
+        return 0;
+    });
+    ASSERT_TRUE(send_handoff(pipe_[1], host.out));
+    EXPECT_EQ(wait_child(dpu), 0); // the host does nothing meanwhile
+}
+
+// dma_copy with the file on the DPU: the DPU side writes into a read-write export.
+TEST_F(DmaExport, DpuWritesIntoAReadWriteExport)
+{
+    exporter host(8192, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+    const int rfd = pipe_[0];
+    const pid_t dpu = spawn([&] {
+        handoff h;
+        CHILD_CHECK(recv_handoff(rfd, h));
+        std::vector<uint8_t> data(h.len);
+        for (size_t i = 0; i < data.size(); ++i)
+            data[i] = uint8_t(i * 31 + 7);
+        CHILD_CHECK_EQ(dpu_copy(h, true, data), int(DOCA_SUCCESS));
+        return 0;
+    });
+    ASSERT_TRUE(send_handoff(pipe_[1], host.out));
+    ASSERT_EQ(wait_child(dpu), 0);
+    for (size_t i = 0; i < host.mem.size(); ++i)
+        ASSERT_EQ(host.mem[i], uint8_t(i * 31 + 7)) << i;
+}
+
+TEST_F(DmaExport, AReadOnlyExportRefusesWrites)
+{
+    exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+    const int rfd = pipe_[0];
+    const pid_t dpu = spawn([&] {
+        handoff h;
+        CHILD_CHECK(recv_handoff(rfd, h));
+        std::vector<uint8_t> data(h.len, 0xee);
+        CHILD_CHECK_EQ(dpu_copy(h, true, data), int(DOCA_ERROR_NOT_PERMITTED));
+        return 0;
+    });
+    ASSERT_TRUE(send_handoff(pipe_[1], host.out));
+    ASSERT_EQ(wait_child(dpu), 0);
+    for (uint8_t b : host.mem)
+        ASSERT_EQ(b, 0) << "written through a read-only export";
+}
+
+// The exporter destroys its mmap after the import: the DPU side's task fails, the memory is not
+// touched, and the old descriptor is refused.
+TEST_F(DmaExport, ARevokedExportFailsTheTask)
+{
+    exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+    gate imported, revoked;
+    const int rfd = pipe_[0];
+    const pid_t dpu = spawn([&] {
+        handoff h;
+        CHILD_CHECK(recv_handoff(rfd, h));
+        dma_test::context c("03:00.0", 4);
+        doca_mmap *remote = nullptr;
+        CHILD_CHECK(doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(), c.dev,
+                                                 &remote) == DOCA_SUCCESS);
+        imported.open();
+        CHILD_CHECK(revoked.wait(10000ms));
+        dma_test::region mine(c.dev, 4096);
+        void *raddr = reinterpret_cast<void *>(uintptr_t(h.addr));
+        doca_buf *rbuf = nullptr;
+        CHILD_CHECK(doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, h.len, raddr, 0,
+                                                       &rbuf) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_ctx_start(c.ctx) == DOCA_SUCCESS);
+        CHILD_CHECK(c.submit(c.task(mine.source(0, 4096, 9), rbuf)) == DOCA_SUCCESS);
+        CHILD_CHECK(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }));
+        CHILD_CHECK(c.done.size() == 1);
+        CHILD_CHECK_EQ(int(c.done[0].status), int(DOCA_ERROR_NOT_PERMITTED));
+        doca_mmap *again = nullptr;
+        CHILD_CHECK_EQ(int(doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(),
+                                                        c.dev, &again)),
+                       int(DOCA_ERROR_NOT_PERMITTED));
+        CHILD_CHECK(doca_mmap_destroy(remote) == DOCA_SUCCESS);
+        return 0;
+    });
+    ASSERT_TRUE(send_handoff(pipe_[1], host.out));
+    ASSERT_TRUE(imported.wait(10000ms));
+    host.revoke();
+    revoked.open();
+    ASSERT_EQ(wait_child(dpu), 0);
+    for (uint8_t b : host.mem)
+        ASSERT_EQ(b, 0) << "written after the export was revoked";
+}
+
+// An exporter that has exited: its descriptor is refused (NOT_FOUND).
+TEST_F(DmaExport, ADescriptorOfAnExitedProcessIsRefused)
+{
+    const int wfd = pipe_[1];
+    const pid_t host = spawn([&] {
+        exporter e(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+        CHILD_CHECK(send_handoff(wfd, e.out));
+        return 0;
+    });
+    handoff h;
+    ASSERT_TRUE(recv_handoff(pipe_[0], h));
+    ASSERT_EQ(wait_child(host), 0);
+    std::vector<uint8_t> got(h.len);
+    doca_error_t import_rc = DOCA_SUCCESS;
+    EXPECT_EQ(dpu_copy(h, false, got, &import_rc), int(DOCA_ERROR_NOT_FOUND));
+    EXPECT_EQ(import_rc, DOCA_ERROR_NOT_FOUND);
+}
+
+// applications/dma_copy's size: 64 MiB from the host's export to the DPU, byte for byte.
+TEST_F(DmaExport, SixtyFourMiBByteForByte)
+{
+    exporter host(size_t(64) << 20, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+    for (size_t i = 0; i < host.mem.size(); i += 8) {
+        const uint64_t v = i * 0x9e3779b97f4a7c15ull;
+        std::memcpy(host.mem.data() + i, &v, 8);
+    }
+    const int rfd = pipe_[0];
+    const uint8_t *expect = host.mem.data();
+    const pid_t dpu = spawn([&] {
+        handoff h;
+        CHILD_CHECK(recv_handoff(rfd, h));
+        std::vector<uint8_t> got(h.len);
+        CHILD_CHECK_EQ(dpu_copy(h, false, got), int(DOCA_SUCCESS));
+        // The parent's memory as it was at the fork is this process's copy too.
+        CHILD_CHECK(std::memcmp(got.data(), expect, got.size()) == 0);
+        return 0;
+    });
+    ASSERT_TRUE(send_handoff(pipe_[1], host.out));
+    EXPECT_EQ(wait_child(dpu, 60000ms), 0);
+}
+
+} // namespace
