@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-run}
 shift || true
 all_targets=(fuzz_wire fuzz_segment_header fuzz_fast_channel fuzz_endpoint_info fuzz_json
-  fuzz_topology fuzz_api)
+  fuzz_topology fuzz_api fuzz_export_desc)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
@@ -77,6 +77,7 @@ max_len_of() {
     fuzz_segment_header) echo 1048576 ;;
     fuzz_fast_channel) echo 16384 ;;
     fuzz_api) echo 1536 ;;
+    fuzz_export_desc) echo 1024 ;;
     *) echo 8192 ;;
   esac
 }

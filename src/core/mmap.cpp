@@ -6,7 +6,7 @@
 
 #include "common/log.hpp"
 #include "core/device.hpp"
-#include "core/mmap_export.hpp"
+#include "core/export_desc.hpp"
 
 doca_mmap::~doca_mmap()
 {
@@ -273,7 +273,7 @@ doca_error_t doca_mmap::export_pci(const doca_dev *dev, softcomch::core::memory_
                    why.c_str());
         return rc;
     }
-    softcomch::core::mmap_export_info info;
+    softcomch::core::export_info info;
     const doca_devinfo &di = *dev->info();
     info.dpu_side = di.side() == softcomch::core::side::dpu;
     info.access = permissions_;
@@ -302,30 +302,17 @@ doca_error_t doca_mmap::create_from_export(const union doca_data *user_data, con
                                            softcomch::core::memory_exporter &ex, doca_mmap **out)
 {
     const char *func = "doca_mmap_create_from_export";
-    softcomch::core::mmap_export_info info;
+    softcomch::core::export_info info;
     std::string why;
-    if (doca_error_t rc =
-            softcomch::core::decode_export(static_cast<const uint8_t *>(desc), len, info, why);
+    if (doca_error_t rc = softcomch::core::decode_export(
+            static_cast<const uint8_t *>(desc), len, softcomch::core::export_kind::mmap, info, why);
         rc != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: the descriptor is refused: %s", func, why.c_str());
         return rc;
     }
-    const doca_devinfo &di = *dev->info();
-    // PCI exports cross the PCIe link of one BlueField: between a host function and the DPU.
-    if (info.bluefield != di.bluefield_id()) {
-        SC_LOG_ERR("%s: the memory was exported on BlueField '%s' (%s); device %s is on '%s'", func,
-                   info.bluefield.c_str(), info.function.c_str(), di.pci_addr().c_str(),
-                   di.bluefield_id().c_str());
-        return DOCA_ERROR_NOT_PERMITTED;
-    }
-    const bool dpu = di.side() == softcomch::core::side::dpu;
-    if (dpu == info.dpu_side) {
-        SC_LOG_ERR("%s: the memory was exported by %s function %s; import it with a device of "
-                   "the other side of the PCIe link (device %s is a %s function too)",
-                   func, info.dpu_side ? "the DPU's" : "a host", info.function.c_str(),
-                   di.pci_addr().c_str(), dpu ? "DPU" : "host");
-        return DOCA_ERROR_NOT_PERMITTED;
-    }
+    if (doca_error_t rc = softcomch::core::check_importer(info, *dev->info(), func);
+        rc != DOCA_SUCCESS)
+        return rc;
     std::unique_ptr<softcomch::core::remote_memory> remote;
     if (doca_error_t rc = ex.import_range(info.via, info.body, info.body_len, remote, why);
         rc != DOCA_SUCCESS) {

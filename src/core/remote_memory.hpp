@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Memory of another process, as DOCA Core sees it (doca_mmap_export_pci and
-// doca_mmap_create_from_export, include/doca_mmap.h): what an mmap needs to export its range
-// and to import another process's, with no word of how that is done. The C facade hands the
+// doca_mmap_create_from_export, include/doca_mmap.h; the counter of a sync event,
+// include/doca_sync_event.h): what an mmap needs to export its range and to import another
+// process's, and a sync event its counter, with no word of how that is done. The C facade hands the
 // mmap an implementation of memory_exporter (src/memory: a transport's region export and
 // import), so core includes no transport (docs/design.md, "Layers").
 #pragma once
@@ -37,6 +38,23 @@ public:
     virtual std::string exporter() const = 0;
 };
 
+// A 64-bit counter two processes share (DOCA sync event): the exporter's own, or another
+// process's imported from its descriptor. Each operation is one atomic access of the word
+// (sequentially consistent: an update is seen by the other side before anything the updater
+// does after it).
+class shared_counter {
+public:
+    virtual ~shared_counter() = default;
+    virtual uint64_t load() const noexcept = 0;
+    virtual void store(uint64_t v) noexcept = 0;
+    virtual uint64_t fetch_add(uint64_t v) noexcept = 0;
+    // Whether the other side still holds it: always DOCA_SUCCESS for the exporter's own; for an
+    // import, NOT_PERMITTED once revoked and NOT_FOUND once the exporter exited, with *why.
+    virtual doca_error_t alive(const char **why) const noexcept = 0;
+    // Who exported it, for logs ("pid 1234"; "this process" for the exporter's own).
+    virtual std::string exporter() const = 0;
+};
+
 // What exporting and importing need from below core.
 class memory_exporter {
 public:
@@ -51,6 +69,14 @@ public:
     // `via`. Untrusted bytes: anything else is INVALID_VALUE with `why`.
     virtual doca_error_t import_range(std::string_view via, const uint8_t *desc, size_t len,
                                       std::unique_ptr<remote_memory> &out, std::string &why) = 0;
+    // A new counter (0) that other processes can import: the counter and the bytes an importer
+    // needs (appended to `desc`). Destroying the counter revokes the export. Errors with `why`.
+    virtual doca_error_t export_counter(std::unique_ptr<shared_counter> &counter,
+                                        std::vector<uint8_t> &desc, std::string &why) = 0;
+    // Imports what export_counter() produced in another process, through the exporter named
+    // `via`. Untrusted bytes: anything else is INVALID_VALUE with `why`.
+    virtual doca_error_t import_counter(std::string_view via, const uint8_t *desc, size_t len,
+                                        std::unique_ptr<shared_counter> &out, std::string &why) = 0;
 
 protected:
     ~memory_exporter() = default;

@@ -22,11 +22,16 @@ namespace softcomch::core {
 // Which concrete task a doca_task is. The C handles of the task kinds are distinct C types, but a
 // C program can cast one to another: the typed accessors check the kind, not only the tag.
 enum class task_kind : uint8_t {
-    other,              // tests
-    comch_send,         // doca_comch_task_send
-    consumer_post_recv, // doca_comch_consumer_task_post_recv
-    producer_send,      // doca_comch_producer_task_send
-    dma_memcpy,         // doca_dma_task_memcpy
+    other,                 // tests
+    comch_send,            // doca_comch_task_send
+    consumer_post_recv,    // doca_comch_consumer_task_post_recv
+    producer_send,         // doca_comch_producer_task_send
+    dma_memcpy,            // doca_dma_task_memcpy
+    sync_event_get,        // doca_sync_event_task_get
+    sync_event_notify_set, // doca_sync_event_task_notify_set
+    sync_event_notify_add, // doca_sync_event_task_notify_add
+    sync_event_wait_eq,    // doca_sync_event_task_wait_eq
+    sync_event_wait_neq,   // doca_sync_event_task_wait_neq
 };
 
 enum class task_state : uint8_t {

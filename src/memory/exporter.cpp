@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/exporter.hpp"
 
+#include <atomic>
+#include <type_traits>
+
 #include "common/visibility.hpp"
 #include "transport/registry.hpp"
 #include "transport/transport.hpp"
@@ -36,6 +39,38 @@ private:
     std::unique_ptr<tp::region_import> i_;
 };
 
+// A counter on the word of a transport's counter export (the exporter's own) or import (another
+// process's); destroying the export revokes it.
+template <class T> class word_counter final : public core::shared_counter {
+    static constexpr bool k_imported = std::is_same_v<T, tp::counter_import>;
+
+public:
+    explicit word_counter(std::unique_ptr<T> h) noexcept : h_(std::move(h)), w_(h_->word()) {}
+    uint64_t load() const noexcept override { return w_.load(std::memory_order_seq_cst); }
+    void store(uint64_t v) noexcept override { w_.store(v, std::memory_order_seq_cst); }
+    uint64_t fetch_add(uint64_t v) noexcept override
+    {
+        return w_.fetch_add(v, std::memory_order_seq_cst);
+    }
+    doca_error_t alive(const char **why) const noexcept override
+    {
+        if constexpr (k_imported)
+            return h_->alive(why);
+        (void)why;
+        return DOCA_SUCCESS;
+    }
+    std::string exporter() const override
+    {
+        if constexpr (k_imported)
+            return h_->exporter();
+        return "this process";
+    }
+
+private:
+    std::unique_ptr<T> h_;
+    std::atomic<uint64_t> &w_;
+};
+
 class transport_exporter final : public core::memory_exporter {
 public:
     const char *name() const noexcept override
@@ -46,8 +81,7 @@ public:
     }
 
     doca_error_t export_range(void *addr, size_t len, bool writable, std::vector<uint8_t> &desc,
-                              std::unique_ptr<core::export_handle> &keep,
-                              std::string &why) override
+                              std::unique_ptr<core::export_handle> &keep, std::string &why) override
     {
         const tp::transport_ops *ops = nullptr;
         if (doca_error_t rc = tp::select_transport(ops, why); rc != DOCA_SUCCESS)
@@ -78,6 +112,42 @@ public:
         if (doca_error_t rc = ops->import_region(desc, len, i, why); rc != DOCA_SUCCESS)
             return rc;
         out = std::make_unique<remote>(std::move(i));
+        return DOCA_SUCCESS;
+    }
+
+    doca_error_t export_counter(std::unique_ptr<core::shared_counter> &counter,
+                                std::vector<uint8_t> &desc, std::string &why) override
+    {
+        const tp::transport_ops *ops = nullptr;
+        if (doca_error_t rc = tp::select_transport(ops, why); rc != DOCA_SUCCESS)
+            return rc;
+        std::unique_ptr<tp::counter_export> e;
+        if (doca_error_t rc = ops->export_counter(e, why); rc != DOCA_SUCCESS)
+            return rc;
+        uint8_t bytes[tp::k_counter_desc_max];
+        const size_t n = e->pack(bytes, sizeof bytes);
+        if (n == 0) {
+            why = "the transport's descriptor does not fit";
+            return DOCA_ERROR_UNEXPECTED;
+        }
+        desc.assign(bytes, bytes + n);
+        counter = std::make_unique<word_counter<tp::counter_export>>(std::move(e));
+        return DOCA_SUCCESS;
+    }
+
+    doca_error_t import_counter(std::string_view via, const uint8_t *desc, size_t len,
+                                std::unique_ptr<core::shared_counter> &out,
+                                std::string &why) override
+    {
+        const tp::transport_ops *ops = tp::find_transport(via);
+        if (ops == nullptr) {
+            why = "the descriptor names a transport this build does not have";
+            return DOCA_ERROR_NOT_SUPPORTED;
+        }
+        std::unique_ptr<tp::counter_import> i;
+        if (doca_error_t rc = ops->import_counter(desc, len, i, why); rc != DOCA_SUCCESS)
+            return rc;
+        out = std::make_unique<word_counter<tp::counter_import>>(std::move(i));
         return DOCA_SUCCESS;
     }
 };

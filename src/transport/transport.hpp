@@ -12,6 +12,8 @@
 //   producer: transport_ops::make_write_plan; the peer's consumers arrive through link::service
 //   DMA:      transport_ops::export_region -> region_export::pack (bytes the program carries
 //             itself) -> transport_ops::import_region in another process -> region_import
+//   sync event: transport_ops::export_counter -> counter_export::pack -> (bytes)
+//             -> transport_ops::import_counter in another process -> counter_import
 //
 // Comch holds no descriptor and decodes no byte of the peer's: an object that needs the progress
 // engine's epoll set is a pollable (opaque handles and a callback), and what the peer sends on a
@@ -32,6 +34,7 @@
 
 #include <doca_error.h>
 
+#include <atomic>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -407,6 +410,43 @@ private:
     bool writable_;
 };
 
+// ---- a counter another process imports from bytes (DOCA sync event) ---------------------------
+
+// The most bytes counter_export::pack writes.
+inline constexpr size_t k_counter_desc_max = 96;
+
+// A 64-bit counter of this process that other processes import from bytes alone and update
+// atomically, as this one does, while this process may be blocked. Destroying it revokes the
+// export (importers' alive() says so; their accesses touch only memory of their own).
+class counter_export : public transport_object {
+public:
+    virtual ~counter_export() = default;
+    // The counter (starts at 0). Every access on either side is an atomic of this word.
+    virtual std::atomic<uint64_t> &word() noexcept = 0;
+    // Writes the descriptor into `out` (at most `cap` bytes; k_counter_desc_max is always
+    // enough) and returns its length, 0 if it did not fit.
+    virtual size_t pack(uint8_t *out, size_t cap) const noexcept = 0;
+
+protected:
+    explicit counter_export(const transport_ops &ops) noexcept : transport_object(ops) {}
+};
+
+// Another process's counter, as imported from its descriptor (every value of which was
+// validated).
+class counter_import : public transport_object {
+public:
+    virtual ~counter_import() = default;
+    virtual std::atomic<uint64_t> &word() noexcept = 0;
+    // DOCA_SUCCESS while the export lives; NOT_PERMITTED once revoked, NOT_FOUND once the
+    // exporter exited (`why` says which).
+    virtual doca_error_t alive(const char **why) const noexcept = 0;
+    // Who exported it, for logs ("pid 1234").
+    virtual std::string exporter() const = 0;
+
+protected:
+    explicit counter_import(const transport_ops &ops) noexcept : transport_object(ops) {}
+};
+
 // ---- one transport ------------------------------------------------------------------------
 
 // The operations of one transport (one instance per transport, listed in registry.hpp).
@@ -437,6 +477,12 @@ struct transport_ops {
     // with NOT_PERMITTED / NOT_FOUND).
     doca_error_t (*import_region)(const uint8_t *desc, size_t len,
                                   std::unique_ptr<region_import> &out, std::string &why);
+    // A new counter other processes can import (errors with `why`).
+    doca_error_t (*export_counter)(std::unique_ptr<counter_export> &out, std::string &why);
+    // Imports a counter from the bytes counter_export::pack wrote in another process
+    // (untrusted, as import_region's).
+    doca_error_t (*import_counter)(const uint8_t *desc, size_t len,
+                                   std::unique_ptr<counter_import> &out, std::string &why);
     // Descriptors one established connection holds on the server, and one handshake in progress
     // (the server's descriptor budget against RLIMIT_NOFILE).
     uint32_t descriptors_per_connection;

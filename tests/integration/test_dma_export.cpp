@@ -138,7 +138,8 @@ int dpu_copy(const handoff &h, bool to_remote, std::vector<uint8_t> &local,
     CHILD_CHECK(doca_ctx_start(c.ctx) == DOCA_SUCCESS);
     doca_dma_task_memcpy *t = to_remote ? c.task(lbuf, rbuf) : c.task(rbuf, lbuf);
     CHILD_CHECK(c.submit(t) == DOCA_SUCCESS);
-    CHILD_CHECK(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE || !c.done.empty(); }));
+    CHILD_CHECK(
+        c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE || !c.done.empty(); }));
     const doca_error_t status = c.done.empty() ? DOCA_ERROR_UNKNOWN : c.done[0].status;
     if (!to_remote)
         std::memcpy(local.data(), mine.mem, local.size());
@@ -243,9 +244,9 @@ TEST_F(DmaExport, ARevokedExportFailsTheTask)
         CHILD_CHECK(c.done.size() == 1);
         CHILD_CHECK_EQ(int(c.done[0].status), int(DOCA_ERROR_NOT_PERMITTED));
         doca_mmap *again = nullptr;
-        CHILD_CHECK_EQ(int(doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(),
-                                                        c.dev, &again)),
-                       int(DOCA_ERROR_NOT_PERMITTED));
+        CHILD_CHECK_EQ(
+            int(doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(), c.dev, &again)),
+            int(DOCA_ERROR_NOT_PERMITTED));
         CHILD_CHECK(doca_mmap_destroy(remote) == DOCA_SUCCESS);
         return 0;
     });

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/shm/region.hpp"
 
-#include <fcntl.h>
-#include <sys/random.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <mutex>
 #include <vector>
 
 #include "common/unique_fd.hpp"
+#include "transport/shm/export_identity.hpp"
 #include "transport/shm/memory_detail.hpp"
 #include "transport/shm/peer_checks.hpp"
 #include "transport/shm/shared_memory.hpp"
@@ -36,49 +31,14 @@ std::atomic<uint64_t> g_tokens[k_region_slots];
 std::mutex g_table_mu;
 std::vector<uint32_t> g_free_slots; // guarded by g_table_mu
 uint32_t g_next_slot = 0;           // slots below it were handed out once; guarded by g_table_mu
-bool g_access_given = false;        // allow_peer_access(k_any_peer) done; guarded by g_table_mu
-
-uint64_t random_token() noexcept
-{
-    uint64_t t = 0;
-    while (t == 0)
-        if (::getrandom(&t, sizeof t, 0) != ssize_t(sizeof t))
-            t = uint64_t(::getpid()) * 0x9e3779b97f4a7c15ull ^ uint64_t(::time(nullptr));
-    return t;
-}
-
-// Field 22 of /proc/<pid>/stat (the process start time, in clock ticks since boot), or 0.
-uint64_t start_time_of(pid_t pid) noexcept
-{
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
-    unique_fd fd(::open(path, O_RDONLY | O_CLOEXEC));
-    if (!fd)
-        return 0;
-    char buf[1024];
-    const ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    // The command name (field 2) is in parentheses and may hold spaces and parentheses: the
-    // fields after it start at the last ')'.
-    const char *p = std::strrchr(buf, ')');
-    if (p == nullptr)
-        return 0;
-    // Fields 3..21 follow, then 22.
-    for (int field = 2; field < 22 && p != nullptr; ++field)
-        p = std::strchr(p + 1, ' ');
-    if (p == nullptr)
-        return 0;
-    return std::strtoull(p + 1, nullptr, 10);
-}
 
 class exported final : public transport::region_export {
 public:
     exported(void *addr, size_t len, bool writable, uint32_t slot, uint64_t token,
              uint64_t start_time) noexcept
-        : transport::region_export(traits::ops()), addr_(uint64_t(reinterpret_cast<uintptr_t>(addr))),
-          len_(len), writable_(writable), slot_(slot), token_(token), start_time_(start_time)
+        : transport::region_export(traits::ops()),
+          addr_(uint64_t(reinterpret_cast<uintptr_t>(addr))), len_(len), writable_(writable),
+          slot_(slot), token_(token), start_time_(start_time)
     {}
     ~exported() override
     {
@@ -199,8 +159,7 @@ private:
                     continue;
                 *why = got == 0 ? "nothing mapped at the exported address any more"
                                 : "the exporting process's memory cannot be reached";
-                return got < 0 ? pvw_errno(errno, DOCA_ERROR_NOT_FOUND)
-                               : DOCA_ERROR_INVALID_VALUE;
+                return got < 0 ? pvw_errno(errno, DOCA_ERROR_NOT_FOUND) : DOCA_ERROR_INVALID_VALUE;
             }
             done += size_t(got);
         }
@@ -236,14 +195,13 @@ doca_error_t export_region(void *addr, size_t len, bool writable,
                   " exports; destroy some first";
             return DOCA_ERROR_NO_MEMORY;
         }
-        // Importers read us with process_vm_readv/writev: under Yama ptrace_scope=1 that needs
-        // our consent (not their pid, which we do not know: any process of ours).
-        if (!g_access_given && allow_peer_access(k_any_peer) == DOCA_SUCCESS)
-            g_access_given = true;
     }
+    // Importers read us with process_vm_readv/writev: under Yama ptrace_scope=1 that needs our
+    // consent (not their pid, which we do not know: any process of ours).
+    grant_importers_access();
     const uint64_t token = random_token();
     g_tokens[slot].store(token, std::memory_order_relaxed);
-    out = std::make_unique<exported>(addr, len, writable, slot, token, start_time_of(::getpid()));
+    out = std::make_unique<exported>(addr, len, writable, slot, token, own_start_time());
     return DOCA_SUCCESS;
 }
 
@@ -263,7 +221,7 @@ doca_error_t parse_region_desc(const uint8_t *desc, size_t len, region_desc &out
         *why = "the descriptor has unknown flags";
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if (d.pid == 0 || d.pid > (1u << 22)) { // pid_max is at most 2^22
+    if (d.pid == 0 || d.pid > k_max_pid) {
         *why = "the descriptor names no valid process";
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -288,19 +246,9 @@ doca_error_t import_region(const uint8_t *desc, size_t len,
         why = reason;
         return rc;
     }
-    // The pidfd first, then the start time: a pid reused before the pidfd was taken shows
-    // another start time; one reused after leaves the pidfd on the exited process.
-    unique_fd pidfd(int(::syscall(SYS_pidfd_open, pid_t(d.pid), 0)));
-    if (!pidfd && errno == ESRCH) {
-        why = "the exporting process (pid " + std::to_string(d.pid) + ") has exited";
-        return DOCA_ERROR_NOT_FOUND;
-    }
-    const uint64_t started = start_time_of(pid_t(d.pid));
-    if (started == 0 || started != d.start_time) {
-        why = "the exporting process (pid " + std::to_string(d.pid) +
-              ") has exited (its pid now names another process)";
-        return DOCA_ERROR_NOT_FOUND;
-    }
+    unique_fd pidfd;
+    if (doca_error_t rc = open_exporter(d.pid, d.start_time, pidfd, why); rc != DOCA_SUCCESS)
+        return rc;
     auto imp = std::make_unique<imported>(d, std::move(pidfd));
     if (doca_error_t rc = imp->alive(&reason); rc != DOCA_SUCCESS) {
         why = reason;

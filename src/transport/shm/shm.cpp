@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "common/error_names.hpp"
+#include "transport/shm/counter.hpp"
 #include "transport/shm/region.hpp"
 
 namespace softcomch::transport::shm {
@@ -116,6 +117,8 @@ const transport_ops &traits::ops() noexcept
                                    &create_write_plan,
                                    &export_region,
                                    &import_region,
+                                   &export_counter,
+                                   &import_counter,
                                    3,
                                    2};
     return ops;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "core/mmap_export.hpp"
+#include "core/export_desc.hpp"
 
 #include <doca_types.h>
 
 #include <cstring>
 
+#include "common/log.hpp"
 #include "core/device.hpp"
 
 namespace softcomch::core {
@@ -46,14 +47,14 @@ template <size_t N> bool get(const char (&field)[N], std::string &out) noexcept
 
 } // namespace
 
-doca_error_t encode_export(const mmap_export_info &info, std::vector<uint8_t> &out,
-                           std::string &why)
+doca_error_t encode_export(const export_info &info, std::vector<uint8_t> &out, std::string &why)
 {
-    mmap_export_header h{};
+    export_header h{};
     std::memcpy(h.magic, k_magic, sizeof k_magic);
     h.version = k_version;
     h.header_len = sizeof h;
     h.side = info.dpu_side ? 1 : 0;
+    h.kind = uint32_t(info.kind);
     h.access = info.access;
     h.addr = info.addr;
     h.len = info.len;
@@ -74,16 +75,16 @@ doca_error_t encode_export(const mmap_export_info &info, std::vector<uint8_t> &o
     return DOCA_SUCCESS;
 }
 
-doca_error_t decode_export(const uint8_t *desc, size_t len, mmap_export_info &out,
+doca_error_t decode_export(const uint8_t *desc, size_t len, export_kind expected, export_info &out,
                            std::string &why)
 {
     auto refuse = [&](const char *reason) {
         why = reason;
         return DOCA_ERROR_INVALID_VALUE;
     };
-    if (desc == nullptr || len < sizeof(mmap_export_header) || len > k_max_export_desc)
+    if (desc == nullptr || len < sizeof(export_header) || len > k_max_export_desc)
         return refuse("it is not an export descriptor (wrong length)");
-    mmap_export_header h;
+    export_header h;
     std::memcpy(&h, desc, sizeof h);
     if (std::memcmp(h.magic, k_magic, sizeof k_magic) != 0)
         return refuse("it is not a SoftComch export descriptor (made by real DOCA, or not one at "
@@ -92,18 +93,32 @@ doca_error_t decode_export(const uint8_t *desc, size_t len, mmap_export_info &ou
         return refuse("it comes from another version of SoftComch");
     if (size_t(h.body_len) != len - sizeof h)
         return refuse("its length does not match its contents (truncated or padded)");
-    if (h.side > 1 || h.reserved != 0 || (h.access & ~k_known_access) != 0 ||
-        (h.access & k_pci_access) == 0)
-        return refuse("its side or access flags are invalid");
-    if (h.addr == 0 || h.len == 0 || h.addr + h.len < h.addr)
-        return refuse("its memory range is empty or wraps");
-    mmap_export_info info;
+    if (h.kind != uint32_t(expected)) {
+        if (h.kind == uint32_t(export_kind::mmap))
+            return refuse("it is the export of an mmap (doca_mmap_export_pci)");
+        if (h.kind == uint32_t(export_kind::sync_event))
+            return refuse(
+                "it is the export of a sync event (doca_sync_event_export_to_remote_pci)");
+        return refuse("it exports an unknown kind of object");
+    }
+    if (h.side > 1)
+        return refuse("its side is invalid");
+    if (expected == export_kind::mmap) {
+        if ((h.access & ~k_known_access) != 0 || (h.access & k_pci_access) == 0)
+            return refuse("its access flags are invalid");
+        if (h.addr == 0 || h.len == 0 || h.addr + h.len < h.addr)
+            return refuse("its memory range is empty or wraps");
+    } else if (h.access != 0 || h.addr != 0 || h.len != 0) {
+        return refuse("it carries fields a sync event's export does not have");
+    }
+    export_info info;
     if (!get(h.bluefield, info.bluefield) || !get(h.function, info.function) ||
         !get(h.via, info.via))
         return refuse("its names are malformed");
     std::string canonical;
     if (!canonical_pci_addr(info.function.c_str(), canonical) || canonical != info.function)
         return refuse("its exporting function is not a PCI address");
+    info.kind = expected;
     info.dpu_side = h.side == 1;
     info.access = h.access;
     info.addr = h.addr;
@@ -111,6 +126,26 @@ doca_error_t decode_export(const uint8_t *desc, size_t len, mmap_export_info &ou
     info.body = desc + sizeof h;
     info.body_len = h.body_len;
     out = std::move(info);
+    return DOCA_SUCCESS;
+}
+
+doca_error_t check_importer(const export_info &info, const doca_devinfo &di, const char *func)
+{
+    // PCI exports cross the PCIe link of one BlueField: between a host function and the DPU.
+    if (info.bluefield != di.bluefield_id()) {
+        SC_LOG_ERR("%s: the export was made on BlueField '%s' (%s); device %s is on '%s'", func,
+                   info.bluefield.c_str(), info.function.c_str(), di.pci_addr().c_str(),
+                   di.bluefield_id().c_str());
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    const bool dpu = di.side() == side::dpu;
+    if (dpu == info.dpu_side) {
+        SC_LOG_ERR("%s: the export was made by %s function %s; import it with a device of the "
+                   "other side of the PCIe link (device %s is a %s function too)",
+                   func, info.dpu_side ? "the DPU's" : "a host", info.function.c_str(),
+                   di.pci_addr().c_str(), dpu ? "DPU" : "host");
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
     return DOCA_SUCCESS;
 }
 
