@@ -314,11 +314,13 @@ struct comch_ctx::link_events final : transport::link_handler {
     }
     void consumer_acknowledged(uint32_t id, doca_error_t status) override
     {
-        SC_TRACE(tracing::consumer_acknowledged(*conn, id, status));
         std::lock_guard<std::mutex> g(conn->fast_.mu);
         auto it = conn->fast_.local.find(id);
-        if (it != conn->fast_.local.end())
-            it->second->peer_acknowledged(uint32_t(status));
+        if (it == conn->fast_.local.end())
+            return; // the consumer is gone (and its acceptance, if any, was traced then)
+        if (it->second->claim_ack_trace())
+            SC_TRACE(tracing::consumer_acknowledged(*conn, id, status));
+        it->second->peer_acknowledged(uint32_t(status));
     }
     void consumer_expired(uint32_t id) override { ctx->handle_expire(conn, id); }
     void peer_rejected(doca_error_t reason, const std::string &text) override

@@ -146,6 +146,7 @@ doca_error_t doca_comch_consumer::do_start()
     }
     registered_ = true;
     ack_status_.store(-1, std::memory_order_relaxed);
+    ack_traced_.store(false, std::memory_order_relaxed);
     expired_sent_ = false;
 
     rc = conn_->link_->announce(*endpoint_, *shared_->exported);
@@ -309,8 +310,12 @@ unsigned doca_comch_consumer::poll()
     case DOCA_CTX_STATE_STARTING: {
         int st = ack_status_.load(std::memory_order_acquire);
         if (st < 0 && endpoint_ &&
-            transport::with_concrete(*endpoint_, [](auto &q) noexcept { return q.accepted(); }))
+            transport::with_concrete(*endpoint_, [](auto &q) noexcept { return q.accepted(); })) {
             st = 0; // accepted through the channel: no need to wait for the connection's engine
+            if (claim_ack_trace())
+                SC_TRACE(
+                    softcomch::comch::tracing::consumer_acknowledged(*conn_, id_, DOCA_SUCCESS));
+        }
         if (st < 0 && !peer_gone_.load(std::memory_order_acquire))
             return 0;
         if (st == 0) {

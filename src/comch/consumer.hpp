@@ -73,6 +73,13 @@ struct SOFTCOMCH_API doca_comch_consumer final : doca_ctx {
     {
         ack_status_.store(int(status), std::memory_order_release);
     }
+    // The acceptance of this start goes on the trace once, by whichever side sees it first: the
+    // connection's engine reading the peer's answer, or this consumer's engine reading the
+    // channel's accepted word (which may come first, and then the answer may never be read).
+    bool claim_ack_trace() noexcept
+    {
+        return !ack_traced_.exchange(true, std::memory_order_acq_rel);
+    }
     // Called on the connection's thread when the connection ended.
     void peer_gone() noexcept { peer_gone_.store(true, std::memory_order_release); }
 
@@ -107,6 +114,7 @@ private:
     softcomch::comch::watch_set watch_; // the endpoint's handle in our engine's epoll set
     std::shared_ptr<softcomch::comch::shared_mmap> shared_;
     std::atomic<int> ack_status_{-1};
+    std::atomic<bool> ack_traced_{false};
     std::atomic<bool> peer_gone_{false};
     uint32_t posted_ = 0; // submitted and not yet completed
     bool registered_ = false;
