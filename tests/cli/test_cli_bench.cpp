@@ -541,6 +541,7 @@ const std::map<std::string, std::vector<std::string>> &metric_prefixes()
         {"comch_rtt", {"ctrl_rtt_", "cpu_", "base_eventfd_rtt_mailbox_"}},
         {"comch_scale", {"ctrl_rate_", "scale_", "base_spin_rate_"}},
         {"comch_fastpath", {"fast_", "base_memcpy_", "base_pvw_"}},
+        {"dma_copy", {"dma_"}},
         {"ring_bench", {"transport_ring_"}},
         {"fastpath_bench", {"transport_fast_", "transport_memcpy"}},
         {"peer_ipc",

@@ -150,19 +150,30 @@ int dpu_copy(const handoff &h, bool to_remote, std::vector<uint8_t> &local,
     return int(status);
 }
 
-class DmaExport : public ::testing::Test {
+// Each test runs with both mechanisms of the shm transport (docs/shm_layout.md section 12.2):
+// "auto" shares the whole pages of the range (the ends by process_vm_readv/writev), "pvw" reaches
+// all of it with process_vm_readv/writev. The exporter reads SOFTCOMCH_MEMORY when it exports.
+class DmaExport : public ::testing::TestWithParam<const char *> {
 protected:
-    void SetUp() override { ASSERT_EQ(::pipe2(pipe_, O_CLOEXEC), 0); }
+    void SetUp() override
+    {
+        ASSERT_EQ(::pipe2(pipe_, O_CLOEXEC), 0);
+        setenv("SOFTCOMCH_MEMORY", GetParam(), 1);
+    }
     void TearDown() override
     {
+        unsetenv("SOFTCOMCH_MEMORY");
         ::close(pipe_[0]);
         ::close(pipe_[1]);
     }
     int pipe_[2] = {-1, -1};
 };
 
+INSTANTIATE_TEST_SUITE_P(Mechanisms, DmaExport, ::testing::Values("auto", "pvw"),
+                         [](const auto &p) { return std::string(p.param); });
+
 // dma_copy_host / dma_copy_dpu: the DPU side reads a read-only export.
-TEST_F(DmaExport, DpuReadsMemoryTheHostExportedWhileTheHostWaits)
+TEST_P(DmaExport, DpuReadsMemoryTheHostExportedWhileTheHostWaits)
 {
     exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
     const char text[] = "This is a sample piece of text";
@@ -181,7 +192,7 @@ TEST_F(DmaExport, DpuReadsMemoryTheHostExportedWhileTheHostWaits)
 }
 
 // dma_copy with the file on the DPU: the DPU side writes into a read-write export.
-TEST_F(DmaExport, DpuWritesIntoAReadWriteExport)
+TEST_P(DmaExport, DpuWritesIntoAReadWriteExport)
 {
     exporter host(8192, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
     const int rfd = pipe_[0];
@@ -200,7 +211,7 @@ TEST_F(DmaExport, DpuWritesIntoAReadWriteExport)
         ASSERT_EQ(host.mem[i], uint8_t(i * 31 + 7)) << i;
 }
 
-TEST_F(DmaExport, AReadOnlyExportRefusesWrites)
+TEST_P(DmaExport, AReadOnlyExportRefusesWrites)
 {
     exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
     const int rfd = pipe_[0];
@@ -219,7 +230,7 @@ TEST_F(DmaExport, AReadOnlyExportRefusesWrites)
 
 // The exporter destroys its mmap after the import: the DPU side's task fails, the memory is not
 // touched, and the old descriptor is refused.
-TEST_F(DmaExport, ARevokedExportFailsTheTask)
+TEST_P(DmaExport, ARevokedExportFailsTheTask)
 {
     exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
     gate imported, revoked;
@@ -260,7 +271,7 @@ TEST_F(DmaExport, ARevokedExportFailsTheTask)
 }
 
 // An exporter that has exited: its descriptor is refused (NOT_FOUND).
-TEST_F(DmaExport, ADescriptorOfAnExitedProcessIsRefused)
+TEST_P(DmaExport, ADescriptorOfAnExitedProcessIsRefused)
 {
     const int wfd = pipe_[1];
     const pid_t host = spawn([&] {
@@ -278,7 +289,7 @@ TEST_F(DmaExport, ADescriptorOfAnExitedProcessIsRefused)
 }
 
 // applications/dma_copy's size: 64 MiB from the host's export to the DPU, byte for byte.
-TEST_F(DmaExport, SixtyFourMiBByteForByte)
+TEST_P(DmaExport, SixtyFourMiBByteForByte)
 {
     exporter host(size_t(64) << 20, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
     for (size_t i = 0; i < host.mem.size(); i += 8) {

@@ -183,9 +183,8 @@ TEST_F(SyncEventExport, TasksOnBothSides)
                 CHILD_CHECK_EQ(t.done[0].status, DOCA_SUCCESS);
                 uint64_t fetched = 0;
                 doca_sync_event_task_notify_add *a = nullptr;
-                CHILD_CHECK_EQ(
-                    doca_sync_event_task_notify_add_alloc_init(imp, 1, &fetched, ud, &a),
-                    DOCA_SUCCESS);
+                CHILD_CHECK_EQ(doca_sync_event_task_notify_add_alloc_init(imp, 1, &fetched, ud, &a),
+                               DOCA_SUCCESS);
                 CHILD_CHECK_EQ(t.submit(doca_sync_event_task_notify_add_as_doca_task(a)),
                                DOCA_SUCCESS);
                 CHILD_CHECK(t.progress_until([&] { return t.done.size() == 2; }));

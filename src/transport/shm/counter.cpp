@@ -2,7 +2,6 @@
 #include "transport/shm/counter.hpp"
 
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,10 +12,6 @@
 #include "transport/shm/export_identity.hpp"
 #include "transport/shm/peer_checks.hpp"
 #include "transport/shm/shm.hpp"
-
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 namespace softcomch::transport::shm {
 
@@ -154,31 +149,12 @@ doca_error_t import_counter(const uint8_t *desc, size_t len,
     unique_fd pidfd;
     if (doca_error_t rc = open_exporter(d.pid, d.start_time, pidfd, why); rc != DOCA_SUCCESS)
         return rc;
-    if (!pidfd) {
-        why = "cannot open the exporting process (pidfd_open)";
-        return DOCA_ERROR_OPERATING_SYSTEM;
-    }
-    unique_fd fd(int(::syscall(SYS_pidfd_getfd, pidfd.get(), int(d.fd), 0)));
-    if (!fd) {
-        switch (errno) {
-        case EPERM:
-            why = "no access to the exporting process (another user, a process that is not "
-                  "dumpable, or Yama's ptrace_scope 2 or 3)";
-            return DOCA_ERROR_NOT_PERMITTED;
-        case ESRCH:
-            why = "the exporting process has exited";
-            return DOCA_ERROR_NOT_FOUND;
-        case EBADF:
-            why = "the export was revoked (the exporting event was destroyed)";
-            return DOCA_ERROR_NOT_PERMITTED;
-        case ENOSYS:
-            why = "this kernel has no pidfd_getfd (Linux 5.6 or later is needed)";
-            return DOCA_ERROR_NOT_SUPPORTED;
-        default:
-            why = std::string("pidfd_getfd failed: ") + std::strerror(errno);
-            return DOCA_ERROR_OPERATING_SYSTEM;
-        }
-    }
+    unique_fd fd;
+    if (doca_error_t rc =
+            take_exporter_fd(pidfd.get(), d.fd,
+                             "the export was revoked (the exporting event was destroyed)", fd, why);
+        rc != DOCA_SUCCESS)
+        return rc;
     // Whatever file now has that number in the exporter: a sealed memfd of one page, or nothing.
     void *base = nullptr;
     if (map_peer_memfd(fd.get(), k_counter_page_size, false, &base) != DOCA_SUCCESS) {

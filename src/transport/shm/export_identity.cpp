@@ -6,11 +6,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <mutex>
 
 #include "common/process_info.hpp"
 #include "transport/shm/shared_memory.hpp"
+
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
 
 namespace softcomch::transport::shm {
 
@@ -53,6 +58,38 @@ doca_error_t open_exporter(uint32_t pid, uint64_t start_time, unique_fd &out, st
     }
     out = std::move(pidfd);
     return DOCA_SUCCESS;
+}
+
+doca_error_t take_exporter_fd(int pidfd, uint32_t fd, const char *revoked, unique_fd &out,
+                              std::string &why)
+{
+    if (pidfd < 0) {
+        why = "cannot open the exporting process (pidfd_open)";
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
+    unique_fd got(int(::syscall(SYS_pidfd_getfd, pidfd, int(fd), 0)));
+    if (got) {
+        out = std::move(got);
+        return DOCA_SUCCESS;
+    }
+    switch (errno) {
+    case EPERM:
+        why = "no access to the exporting process (another user, a process that is not "
+              "dumpable, or Yama's ptrace_scope 2 or 3)";
+        return DOCA_ERROR_NOT_PERMITTED;
+    case ESRCH:
+        why = "the exporting process has exited";
+        return DOCA_ERROR_NOT_FOUND;
+    case EBADF:
+        why = revoked;
+        return DOCA_ERROR_NOT_PERMITTED;
+    case ENOSYS:
+        why = "this kernel has no pidfd_getfd (Linux 5.6 or later is needed)";
+        return DOCA_ERROR_NOT_SUPPORTED;
+    default:
+        why = std::string("pidfd_getfd failed: ") + std::strerror(errno);
+        return DOCA_ERROR_OPERATING_SYSTEM;
+    }
 }
 
 } // namespace softcomch::transport::shm

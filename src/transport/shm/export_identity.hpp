@@ -33,6 +33,12 @@ void grant_importers_access() noexcept;
 // one reused after leaves the pidfd on the exited process.
 doca_error_t open_exporter(uint32_t pid, uint64_t start_time, unique_fd &out, std::string &why);
 
+// A copy of the exporter's descriptor `fd` (pidfd_getfd on its pidfd): DOCA_SUCCESS and `out`;
+// NOT_PERMITTED with `why` for no access or a closed descriptor (`revoked` says what closing it
+// means), NOT_FOUND once the exporter exited, NOT_SUPPORTED on kernels before 5.6.
+doca_error_t take_exporter_fd(int pidfd, uint32_t fd, const char *revoked, unique_fd &out,
+                              std::string &why);
+
 // pid_max's ceiling (2^22): a descriptor naming a larger pid names no process.
 inline constexpr uint32_t k_max_pid = 1u << 22;
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/shm/region.hpp"
 
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -34,16 +36,17 @@ uint32_t g_next_slot = 0;           // slots below it were handed out once; guar
 
 class exported final : public transport::region_export {
 public:
-    exported(void *addr, size_t len, bool writable, uint32_t slot, uint64_t token,
+    exported(exported_memory mem, bool writable, uint32_t slot, uint64_t token,
              uint64_t start_time) noexcept
-        : transport::region_export(traits::ops()),
-          addr_(uint64_t(reinterpret_cast<uintptr_t>(addr))), len_(len), writable_(writable),
+        : transport::region_export(traits::ops()), mem_(std::move(mem)), writable_(writable),
           slot_(slot), token_(token), start_time_(start_time)
     {}
     ~exported() override
     {
-        // Revoked: importers reading the word from now on see 0.
-        g_tokens[slot_].store(0, std::memory_order_relaxed);
+        // Revoked first: importers reading the word from now on see 0 and touch nothing; then
+        // the pages go back to private memory (shared mechanism). The slot is free after both.
+        g_tokens[slot_].store(0, std::memory_order_seq_cst);
+        (void)unexport_memory(mem_);
         std::lock_guard<std::mutex> g(g_table_mu);
         g_free_slots.push_back(slot_);
     }
@@ -58,18 +61,29 @@ public:
         d.flags = writable_ ? k_region_writable : 0;
         d.pid = uint32_t(::getpid());
         d.start_time = start_time_;
-        d.base = addr_;
-        d.len = len_;
+        d.base = mem_.desc.addr;
+        d.len = mem_.desc.len;
         d.slot_addr = uint64_t(reinterpret_cast<uintptr_t>(&g_tokens[slot_]));
         d.token = token_;
+        if (mem_.range.valid()) {
+            d.flags |= k_region_shared;
+            d.fd = uint32_t(mem_.range.fd.get());
+            d.map_base = mem_.range.base;
+            d.map_size = mem_.range.size;
+            d.file_offset = mem_.range.file_offset;
+            d.inner_base = mem_.range.inner_base;
+            d.inner_size = mem_.range.inner_size;
+        }
         std::memcpy(out, &d, sizeof d);
         return sizeof d;
     }
-    const char *mechanism_name() const noexcept override { return "pvw"; }
+    const char *mechanism_name() const noexcept override
+    {
+        return mem_.range.valid() ? "shared" : "pvw";
+    }
 
 private:
-    uint64_t addr_;
-    uint64_t len_;
+    exported_memory mem_;
     bool writable_;
     uint32_t slot_;
     uint64_t token_;
@@ -78,11 +92,20 @@ private:
 
 class imported final : public transport::region_import {
 public:
-    imported(const region_desc &d, unique_fd pidfd) noexcept
+    // `map`: the exporter's pages [map_base, map_base + map_size) mapped here (shared
+    // mechanism), or nullptr (pvw).
+    imported(const region_desc &d, unique_fd pidfd, uint8_t *map) noexcept
         : transport::region_import(traits::ops(), d.base, d.len,
                                    (d.flags & k_region_writable) != 0),
-          pid_(pid_t(d.pid)), pidfd_(std::move(pidfd)), slot_addr_(d.slot_addr), token_(d.token)
+          pid_(pid_t(d.pid)), pidfd_(std::move(pidfd)), slot_addr_(d.slot_addr), token_(d.token),
+          map_(map), map_base_(d.map_base), map_size_(d.map_size), inner_base_(d.inner_base),
+          inner_end_(d.inner_base + d.inner_size)
     {}
+    ~imported() override
+    {
+        if (map_)
+            ::munmap(map_, map_size_);
+    }
 
     doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept override
     {
@@ -145,8 +168,37 @@ private:
         return alive(why);
     }
 
+    // [addr, addr + n) of the exporter from or into `local_buf`: the whole shared pages through
+    // the mapping, the rest (all of it under pvw; the partial pages at the ends under shared)
+    // with process_vm_readv/writev.
     doca_error_t transfer(uint64_t addr, uint8_t *local_buf, size_t n, bool write,
                           const char **why) const noexcept
+    {
+        const uint64_t end = addr + n;
+        if (map_ == nullptr || inner_end_ <= addr || end <= inner_base_)
+            return transfer_pvw(addr, local_buf, n, write, why);
+        if (addr < inner_base_) {
+            const size_t head = size_t(inner_base_ - addr);
+            if (doca_error_t rc = transfer_pvw(addr, local_buf, head, write, why);
+                rc != DOCA_SUCCESS)
+                return rc;
+        }
+        const uint64_t lo = std::max(addr, inner_base_);
+        const uint64_t hi = std::min(end, inner_end_);
+        uint8_t *mapped = map_ + (lo - map_base_);
+        uint8_t *mine = local_buf + (lo - addr);
+        if (write)
+            std::memcpy(mapped, mine, size_t(hi - lo));
+        else
+            std::memcpy(mine, mapped, size_t(hi - lo));
+        if (end > inner_end_)
+            return transfer_pvw(inner_end_, local_buf + (inner_end_ - addr),
+                                size_t(end - inner_end_), write, why);
+        return DOCA_SUCCESS;
+    }
+
+    doca_error_t transfer_pvw(uint64_t addr, uint8_t *local_buf, size_t n, bool write,
+                              const char **why) const noexcept
     {
         size_t done = 0;
         while (done < n) {
@@ -170,6 +222,11 @@ private:
     unique_fd pidfd_;
     uint64_t slot_addr_;
     uint64_t token_;
+    uint8_t *map_;
+    uint64_t map_base_;
+    uint64_t map_size_;
+    uint64_t inner_base_;
+    uint64_t inner_end_;
 };
 
 } // namespace
@@ -181,6 +238,11 @@ doca_error_t export_region(void *addr, size_t len, bool writable,
     if (addr == nullptr || len == 0 || a + len < a) {
         why = "an empty or wrapping range cannot be exported";
         return DOCA_ERROR_INVALID_VALUE;
+    }
+    memory_policy policy = memory_policy::auto_select;
+    if (memory_policy_from_env(&policy) != DOCA_SUCCESS) {
+        why = std::string(k_memory_env) + " is not one of auto, shared, pvw";
+        return DOCA_ERROR_BAD_CONFIG;
     }
     uint32_t slot;
     {
@@ -196,12 +258,20 @@ doca_error_t export_region(void *addr, size_t len, bool writable,
             return DOCA_ERROR_NO_MEMORY;
         }
     }
-    // Importers read us with process_vm_readv/writev: under Yama ptrace_scope=1 that needs our
-    // consent (not their pid, which we do not know: any process of ours).
+    // Shared pages when the range can be shared (auto, shared), else pvw (auto, pvw).
+    exported_memory mem;
+    if (doca_error_t rc = export_memory(addr, len, policy, mem); rc != DOCA_SUCCESS) {
+        std::lock_guard<std::mutex> g(g_table_mu);
+        g_free_slots.push_back(slot);
+        why = std::string("the range cannot be shared (") + k_memory_env + "=shared)";
+        return rc;
+    }
+    // Importers read us with process_vm_readv/writev and take the memfd with pidfd_getfd: under
+    // Yama ptrace_scope=1 that needs our consent (not their pid, which we do not know).
     grant_importers_access();
     const uint64_t token = random_token();
-    g_tokens[slot].store(token, std::memory_order_relaxed);
-    out = std::make_unique<exported>(addr, len, writable, slot, token, own_start_time());
+    g_tokens[slot].store(token, std::memory_order_seq_cst);
+    out = std::make_unique<exported>(std::move(mem), writable, slot, token, own_start_time());
     return DOCA_SUCCESS;
 }
 
@@ -217,7 +287,7 @@ doca_error_t parse_region_desc(const uint8_t *desc, size_t len, region_desc &out
         *why = "the descriptor is not a memory export of this transport (or of another version)";
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if ((d.flags & ~k_region_writable) != 0 || d.reserved != 0) {
+    if ((d.flags & ~(k_region_writable | k_region_shared)) != 0) {
         *why = "the descriptor has unknown flags";
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -233,9 +303,73 @@ doca_error_t parse_region_desc(const uint8_t *desc, size_t len, region_desc &out
         *why = "the descriptor's revocation word is invalid";
         return DOCA_ERROR_INVALID_VALUE;
     }
+    if ((d.flags & k_region_shared) == 0) {
+        if (d.fd != 0 || d.map_base != 0 || d.map_size != 0 || d.file_offset != 0 ||
+            d.inner_base != 0 || d.inner_size != 0) {
+            *why = "the descriptor has shared-memory fields without the shared flag";
+            return DOCA_ERROR_INVALID_VALUE;
+        }
+    } else {
+        // The pages: whole, covering the range, the inner ones whole and inside it.
+        const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+        const uint64_t map_end = d.map_base + d.map_size;
+        const uint64_t inner_end = d.inner_base + d.inner_size;
+        if (d.fd > uint32_t(INT32_MAX) || d.map_size == 0 || d.map_base % page != 0 ||
+            d.map_size % page != 0 || d.file_offset % page != 0 || map_end < d.map_base ||
+            d.file_offset + d.map_size < d.file_offset || d.base < d.map_base ||
+            d.base + d.len > map_end || d.inner_base % page != 0 || d.inner_size % page != 0 ||
+            inner_end < d.inner_base ||
+            (d.inner_size != 0 && (d.inner_base < d.base || inner_end > d.base + d.len))) {
+            *why = "the descriptor's shared pages do not describe its range";
+            return DOCA_ERROR_INVALID_VALUE;
+        }
+    }
     out = d;
     return DOCA_SUCCESS;
 }
+
+namespace {
+
+// The exporter's shared pages of `d`, mapped here: its memfd taken with pidfd_getfd, checked
+// to be a sealed memfd holding the pages (the exporter cannot shrink it under our mapping), and
+// mapped read-only unless the export is writable.
+doca_error_t map_exported_pages(const region_desc &d, int pidfd, uint8_t *&out, std::string &why)
+{
+    unique_fd fd;
+    if (doca_error_t rc = take_exporter_fd(
+            pidfd, d.fd, "the export was revoked (the exporting mmap was stopped or destroyed)", fd,
+            why);
+        rc != DOCA_SUCCESS)
+        return rc;
+    uint64_t size = 0;
+    if (check_sealed_memfd(fd.get(), &size) != nullptr || size < d.file_offset + d.map_size) {
+        why = "the export was revoked (the exporter's file is not the exported pages any more)";
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    const int prot = PROT_READ | ((d.flags & k_region_writable) != 0 ? PROT_WRITE : 0);
+    void *m = ::mmap(nullptr, size_t(d.map_size), prot, MAP_SHARED, fd.get(), off_t(d.file_offset));
+    if (m == MAP_FAILED) {
+        why = std::string("cannot map the exported pages: ") + std::strerror(errno);
+        return DOCA_ERROR_NO_MEMORY;
+    }
+    // The page tables now, as a DMA engine's translation is set up at registration: a first
+    // copy would otherwise pay a minor fault per page (a write fault per page of a writable map:
+    // 0.34x memcpy for one 64 MiB copy, against 0.8x read).
+    if ((d.flags & k_region_writable) != 0) {
+        populate_allocated(m, d.map_size, fd.get(), d.file_offset, d.map_size);
+    } else {
+#ifdef MADV_POPULATE_READ
+        constexpr int k_populate_read = MADV_POPULATE_READ;
+#else
+        constexpr int k_populate_read = 22; // Linux 5.14; older C libraries lack the name
+#endif
+        (void)::madvise(m, size_t(d.map_size), k_populate_read); // best effort
+    }
+    out = static_cast<uint8_t *>(m);
+    return DOCA_SUCCESS;
+}
+
+} // namespace
 
 doca_error_t import_region(const uint8_t *desc, size_t len,
                            std::unique_ptr<transport::region_import> &out, std::string &why)
@@ -249,7 +383,12 @@ doca_error_t import_region(const uint8_t *desc, size_t len,
     unique_fd pidfd;
     if (doca_error_t rc = open_exporter(d.pid, d.start_time, pidfd, why); rc != DOCA_SUCCESS)
         return rc;
-    auto imp = std::make_unique<imported>(d, std::move(pidfd));
+    uint8_t *map = nullptr;
+    if ((d.flags & k_region_shared) != 0) {
+        if (doca_error_t rc = map_exported_pages(d, pidfd.get(), map, why); rc != DOCA_SUCCESS)
+            return rc;
+    }
+    auto imp = std::make_unique<imported>(d, std::move(pidfd), map);
     if (doca_error_t rc = imp->alive(&reason); rc != DOCA_SUCCESS) {
         why = reason;
         return rc;

@@ -194,8 +194,9 @@ const std::vector<std::string_view> &program_order()
     // The probe; the API benchmarks; the transport alone (the ring, the fast path's copy:
     // what the API adds shows against these); the peers.
     static const std::vector<std::string_view> order{
-        probe_program,    "comch_rtt", "comch_scale", "comch_fastpath", "ring_bench",
-        "fastpath_bench", "peer_ipc",  "peer_ucx",    "peer_zmq",       "peer_iceoryx",
+        probe_program, "comch_rtt",  "comch_scale",    "comch_fastpath",
+        "dma_copy",    "ring_bench", "fastpath_bench", "peer_ipc",
+        "peer_ucx",    "peer_zmq",   "peer_iceoryx",
     };
     return order;
 }

@@ -181,6 +181,37 @@ target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint6
             worst_ratio >= limit ? "met" : "not met", worst_ratio};
 }
 
+// DMA against memcpy: the worst dma_tput record between processes (read and write) of the sizes
+// in [lo, hi], against its own memcpy baseline.
+target_result dma_target(const run &r, std::string target, uint64_t lo, uint64_t hi, double limit)
+{
+    const record *worst = nullptr;
+    const record *worst_ref = nullptr;
+    double worst_base = 0, worst_ratio = 0;
+    for (const record *rec : pick_all(r, {"softcomch", "dma_tput", 0, "", "", "local"})) {
+        if (rec->size < lo || rec->size > hi)
+            continue;
+        const record *b =
+            reference(r, *rec, "memcpy", {"memcpy", "dma_tput", rec->size, "", "", ""});
+        const double base = b ? reference_value(*rec, *b) : 0;
+        if (base <= 0)
+            continue;
+        const double ratio = rec->value / base;
+        if (!worst || ratio < worst_ratio) {
+            worst = rec;
+            worst_ref = b;
+            worst_base = base;
+            worst_ratio = ratio;
+        }
+    }
+    if (!worst)
+        return unavailable(std::move(target), "dma_tput records with a memcpy baseline");
+    return {std::move(target),
+            "worst " + format_value(worst_ratio) + "x (" + figure(*worst) + " / " +
+                figure(*worst_ref, worst_base) + ")",
+            worst_ratio >= limit ? "met" : "not met", worst_ratio};
+}
+
 target_result rate_target(const run &r)
 {
     std::string target = "one-way 64 B rate >= 20 Mmsg/s";
@@ -291,6 +322,8 @@ std::vector<target_result> evaluate_targets(const run &r)
                                 64u << 10, 4u << 20, 0.8));
     out.push_back(memcpy_target(r, "fast path >= 0.4x memcpy at 4 KiB", 4096, 4096, 0.4));
     out.push_back(event_target(r));
+    out.push_back(dma_target(r, "DMA between processes >= 0.8x memcpy, 1 MiB to 64 MiB", 1u << 20,
+                             64u << 20, 0.8));
     out.push_back(progress_target(r));
     out.push_back(peers_target(r));
     return out;
