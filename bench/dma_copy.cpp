@@ -168,8 +168,7 @@ struct dma_side {
         doca_buf *s = nullptr, *d = nullptr;
         check(doca_buf_inventory_buf_get_by_args(inv, src_mmap, src, size, src, size, &s),
               "src buf");
-        check(doca_buf_inventory_buf_get_by_args(inv, dst_mmap, dst, size, dst, 0, &d),
-              "dst buf");
+        check(doca_buf_inventory_buf_get_by_args(inv, dst_mmap, dst, size, dst, 0, &d), "dst buf");
         doca_dma_task_memcpy *task = nullptr;
         union doca_data ud {};
         check(doca_dma_task_memcpy_alloc_init(dma, s, d, ud, &task), "task alloc");
