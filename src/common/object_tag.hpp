@@ -25,6 +25,9 @@ enum class object_kind : uint32_t {
     connection = 0x5343434e,
     argp_param = 0x53434150,
     log_backend = 0x53434c42,
+    graph = 0x53434750,          // "SCGP"
+    graph_node = 0x5343474e,     // "SCGN"
+    graph_instance = 0x53434749, // "SCGI"
 };
 
 // Embed as the first member of a tagged object.

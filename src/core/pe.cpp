@@ -12,6 +12,7 @@
 #include "common/log.hpp"
 #include "common/trace.hpp"
 #include "core/ctx.hpp"
+#include "core/graph.hpp"
 #include "core/task.hpp"
 
 namespace {
@@ -122,6 +123,12 @@ unsigned doca_pe::deliver_completions(unsigned budget)
         SC_TRACE(if (softcomch::trace::tasks_open()) softcomch::trace::task_end(t, t->status_));
         doca_ctx *ctx = t->ctx_;
         ctx->task_retired();
+        if (t->graph_instance_ != nullptr) [[unlikely]] {
+            // A node of a graph instance: the graph takes it, no task callback (doca_graph.h).
+            softcomch::core::graph_task_done(t);
+            ++n;
+            continue;
+        }
         if (t->abandoned_) {
             // Freed by the program while in flight: back to its pool, no callback.
             ctx->free_task(t);
@@ -131,6 +138,22 @@ unsigned doca_pe::deliver_completions(unsigned budget)
         t->state_ = softcomch::core::task_state::allocated;
         t->invoke_(t);
         ++n;
+    }
+    return n;
+}
+
+void doca_pe::schedule_graph(doca_graph_instance *inst) noexcept
+{
+    graphs_ready_.push_back(inst);
+}
+
+unsigned doca_pe::run_graphs()
+{
+    unsigned n = 0;
+    for (size_t queued = graphs_ready_.size(); queued != 0; --queued) {
+        doca_graph_instance *inst = graphs_ready_.pop_front();
+        inst->scheduled_ = false;
+        n += inst->run_ready(); // may destroy inst, or queue it again
     }
     return n;
 }
@@ -212,6 +235,8 @@ uint8_t doca_pe::progress()
         }
     } scope{*this};
     unsigned work = deliver_completions(k_completion_budget);
+    if (!graphs_ready_.empty()) [[unlikely]]
+        work += run_graphs();
 
     // Fast path. Index loop: a callback may connect a new context (never remove one: contexts
     // leave the engine only when destroyed, which is refused unless IDLE and not in progress).
@@ -244,7 +269,7 @@ doca_error_t doca_pe::request_notification()
     // usual case): the handle must be readable at once, and the contexts are not armed. An arm
     // would only make the peers send wake-ups (system calls on their side, while they answer)
     // that this engine, which is not going to sleep, drains afterwards.
-    bool busy = !completions_.empty();
+    bool busy = !completions_.empty() || !graphs_ready_.empty();
     uint64_t timeout_ns = 0;
     for (size_t i = 0; !busy && i < ctxs_.size(); ++i) {
         doca_ctx *ctx = ctxs_[i];

@@ -29,6 +29,7 @@
 #include "common/visibility.hpp"
 
 struct doca_ctx;
+struct doca_graph_instance;
 struct doca_task;
 
 namespace softcomch::core {
@@ -89,6 +90,14 @@ struct doca_pe : softcomch::quarantined<doca_pe> {
     // Ask for the slow path on the next progress call (e.g. a context just started listening).
     void request_service() noexcept { force_service_ = true; }
 
+    // Graphs (core/graph.hpp): how many exist on this engine (doca_pe_destroy refuses while
+    // any does), and the queue of instances with work to run inside progress (user nodes,
+    // completion callbacks).
+    void graph_created() noexcept { ++graphs_; }
+    void graph_destroyed() noexcept { --graphs_; }
+    bool has_graphs() const noexcept { return graphs_ != 0; }
+    void schedule_graph(doca_graph_instance *inst) noexcept;
+
     softcomch::object_tag tag_{softcomch::object_kind::pe};
 
     // Slow-path period (accepts, handshakes, liveness, consumer announcements), measured on the
@@ -97,6 +106,9 @@ struct doca_pe : softcomch::quarantined<doca_pe> {
 
 private:
     unsigned deliver_completions(unsigned budget);
+    // Runs the graph instances queued when the call began (instances they queue wait for the
+    // next call, so that one call stays bounded).
+    unsigned run_graphs();
     // The slow path: the descriptors' watchers, then every context's tick at `now_ns`.
     void service_fds(uint64_t now_ns);
 
@@ -106,6 +118,8 @@ private:
     size_t live_ctxs_ = 0;
     bool ctxs_holes_ = false;
     softcomch::intrusive_fifo<doca_task> completions_;
+    softcomch::intrusive_fifo<doca_graph_instance> graphs_ready_;
+    size_t graphs_ = 0;
     softcomch::unique_fd epoll_fd_;
     softcomch::event_fd wake_fd_;   // readable when armed with work pending
     softcomch::unique_fd timer_fd_; // timerfd: contexts' retry timeouts

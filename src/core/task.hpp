@@ -16,22 +16,24 @@
 #include "common/object_tag.hpp"
 
 struct doca_ctx;
+struct doca_graph_instance;
 
 namespace softcomch::core {
 
 // Which concrete task a doca_task is. The C handles of the task kinds are distinct C types, but a
 // C program can cast one to another: the typed accessors check the kind, not only the tag.
 enum class task_kind : uint8_t {
-    other,                 // tests
-    comch_send,            // doca_comch_task_send
-    consumer_post_recv,    // doca_comch_consumer_task_post_recv
-    producer_send,         // doca_comch_producer_task_send
-    dma_memcpy,            // doca_dma_task_memcpy
-    sync_event_get,        // doca_sync_event_task_get
-    sync_event_notify_set, // doca_sync_event_task_notify_set
-    sync_event_notify_add, // doca_sync_event_task_notify_add
-    sync_event_wait_eq,    // doca_sync_event_task_wait_eq
-    sync_event_wait_neq,   // doca_sync_event_task_wait_neq
+    other,                        // tests
+    comch_send,                   // doca_comch_task_send
+    consumer_post_recv,           // doca_comch_consumer_task_post_recv
+    producer_send,                // doca_comch_producer_task_send
+    dma_memcpy,                   // doca_dma_task_memcpy
+    sync_event_get,               // doca_sync_event_task_get
+    sync_event_notify_set,        // doca_sync_event_task_notify_set
+    sync_event_notify_add,        // doca_sync_event_task_notify_add
+    sync_event_wait_eq,           // doca_sync_event_task_wait_eq
+    sync_event_wait_neq,          // doca_sync_event_task_wait_neq
+    mmap_advise_invalidate_cache, // doca_mmap_advise_task_invalidate_cache
 };
 
 enum class task_state : uint8_t {
@@ -77,6 +79,10 @@ struct doca_task {
     // Calls the typed completion or error callback (chosen by status_). Set by the pool.
     void (*invoke_)(doca_task *) = nullptr;
     doca_task *next_ = nullptr; // link for the intrusive queues (free list, completions, ...)
+    // While the task runs as a node of a graph instance (core/graph.hpp): the instance and the
+    // node. Its completion then goes to the instance, not to the task's callbacks.
+    doca_graph_instance *graph_instance_ = nullptr;
+    uint32_t graph_node_ = 0;
 };
 
 namespace softcomch::core {

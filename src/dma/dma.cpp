@@ -33,7 +33,7 @@ doca_error_t doca_dma::create(doca_dev *dev, doca_dma **out)
     return DOCA_SUCCESS;
 }
 
-doca_dma::doca_dma(doca_dev *dev) noexcept : doca_ctx("dma"), dev_(dev)
+doca_dma::doca_dma(doca_dev *dev) noexcept : engine_ctx("dma"), dev_(dev)
 {
     dev_->hold(); // doca_dev_close leaves the device to us until we go
 }
@@ -154,14 +154,6 @@ doca_error_t doca_dma::check(const doca_dma_task_memcpy &task, const char **why,
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_dma::submit(doca_task *t)
-{
-    t->state_ = softcomch::core::task_state::submitted;
-    task_submitted();
-    queue_.push_back(t);
-    return DOCA_SUCCESS;
-}
-
 doca_error_t doca_dma::validate(const doca_task *t) const
 {
     char buf[192];
@@ -178,40 +170,9 @@ void doca_dma::free_task(doca_task *t)
     memcpy_tasks_.release(static_cast<doca_dma_task_memcpy *>(t));
 }
 
-unsigned doca_dma::poll()
-{
-    switch (state()) {
-    case DOCA_CTX_STATE_RUNNING:
-        if (failed_) [[unlikely]] {
-            // A task failed at the last poll and its error callback has run: the context stops
-            // by itself, as DOCA's does after a fatal task error, and flushes the rest.
-            failed_ = false;
-            set_state(DOCA_CTX_STATE_STOPPING); // the STOPPING callback cannot destroy us
-            flush(DOCA_ERROR_SHUTDOWN);
-            return 1;
-        }
-        return queue_.empty() ? 0 : execute();
-    case DOCA_CTX_STATE_STOPPING:
-        // Everything was flushed: IDLE once the engine delivered it (the IDLE callback may
-        // destroy the context: nothing of it is touched after).
-        return try_finish_stop() ? 1 : 0;
-    case DOCA_CTX_STATE_IDLE:
-    case DOCA_CTX_STATE_STARTING:
-        break;
-    }
-    return 0;
-}
-
 unsigned doca_dma::execute()
 {
     auto *t = static_cast<doca_dma_task_memcpy *>(queue_.front());
-    if (t->abandoned_) [[unlikely]] {
-        // Freed by the program while queued or being copied: its buffers are not touched again.
-        queue_.pop_front();
-        cur_ = cursor{};
-        complete(t, DOCA_ERROR_SHUTDOWN); // back to its pool, no callback (doca_pe)
-        return 1;
-    }
     if (!cur_.started) {
         char buf[192];
         const char *why = nullptr;
@@ -219,9 +180,7 @@ unsigned doca_dma::execute()
             // The program learns it from the task's status; the line is for whoever reads logs.
             SC_LOG_INFO("DMA context %p: memcpy task failed (%s): %s; the context stops",
                         static_cast<void *>(this), softcomch::error_name(rc), why);
-            queue_.pop_front();
-            complete(t, rc);
-            failed_ = true;
+            finish_front(rc);
             return 1;
         }
         size_t total = 0;
@@ -253,10 +212,7 @@ unsigned doca_dma::execute()
             rc != DOCA_SUCCESS) {
             SC_LOG_INFO("DMA context %p: memcpy task failed (%s): %s; the context stops",
                         static_cast<void *>(this), softcomch::error_name(rc), why);
-            queue_.pop_front();
-            cur_ = cursor{};
-            complete(t, rc);
-            failed_ = true;
+            finish_front(rc);
             return 1;
         }
         cur_.src_off += n;
@@ -264,13 +220,11 @@ unsigned doca_dma::execute()
         budget -= n;
     }
     if (cur_.left == 0) {
-        queue_.pop_front();
         size_t copied = 0;
         for (const doca_buf *b = t->src_; b != nullptr; b = b->next())
             copied += b->data_len();
         commit_dst(t->dst_, copied);
-        cur_ = cursor{};
-        complete(t, DOCA_SUCCESS);
+        finish_front(DOCA_SUCCESS);
     }
     return 1;
 }
@@ -314,25 +268,4 @@ void doca_dma::commit_dst(doca_buf *dst, size_t bytes) noexcept
         (void)b->set_data_len(b->data_len() + n);
         bytes -= n;
     }
-}
-
-void doca_dma::flush(doca_error_t status) noexcept
-{
-    cur_ = cursor{};
-    while (doca_task *t = queue_.pop_front())
-        complete(t, status);
-}
-
-void doca_dma::do_stop()
-{
-    failed_ = false;
-    flush(DOCA_ERROR_SHUTDOWN);
-}
-
-softcomch::core::arm_result doca_dma::try_arm()
-{
-    softcomch::core::arm_result r;
-    // Queued copies, a failure to act on, a stop to finish: the next poll has work.
-    r.busy = !queue_.empty() || failed_ || state() == DOCA_CTX_STATE_STOPPING;
-    return r;
 }

@@ -7,9 +7,8 @@
 // engine's would: a stop finds tasks to flush and a program that waits for completions waits.
 //
 // A task that cannot be executed fails when its turn comes (doca_task_submit checks nothing, as
-// in DOCA; NVIDIA's pe_task_error depends on it) and stops the context: its error callback
-// first, then RUNNING -> STOPPING, the tasks behind it flushed (DOCA_ERROR_SHUTDOWN), and IDLE
-// once nothing is in flight. docs/design.md ("DMA") has the choices and their evidence.
+// in DOCA; NVIDIA's pe_task_error depends on it) and stops the context (core/engine_ctx.hpp).
+// docs/design.md ("DMA") has the choices and their evidence.
 //
 // Layer: dma depends on core (contexts, tasks, bufs, mmaps, devices) and common only.
 #pragma once
@@ -21,9 +20,8 @@
 
 #include <vector>
 
-#include "common/intrusive_fifo.hpp"
 #include "common/visibility.hpp"
-#include "core/ctx.hpp"
+#include "core/engine_ctx.hpp"
 #include "core/task.hpp"
 
 struct doca_buf;
@@ -56,7 +54,7 @@ struct doca_dma_task_memcpy : doca_task {
 };
 
 // SOFTCOMCH_API on the class: the C API's doca_ctx::as<doca_dma>() needs its typeinfo.
-struct SOFTCOMCH_API doca_dma final : doca_ctx {
+struct SOFTCOMCH_API doca_dma final : softcomch::core::engine_ctx {
     // Bytes copied per poll at most: a 64 MiB task takes 64 progress calls, each a fraction of a
     // millisecond, so a program's event loop keeps its other contexts served.
     static constexpr size_t k_slice_bytes = size_t(1) << 20;
@@ -78,27 +76,14 @@ struct SOFTCOMCH_API doca_dma final : doca_ctx {
                                        char *buf, size_t buf_len) const noexcept;
 
     // The context's hooks (doca_ctx), called through its vtable only.
-    SOFTCOMCH_LOCAL doca_error_t submit(doca_task *task) override;
     SOFTCOMCH_LOCAL doca_error_t validate(const doca_task *task) const override;
     SOFTCOMCH_LOCAL void free_task(doca_task *task) override;
-    SOFTCOMCH_LOCAL unsigned poll() override;
-    SOFTCOMCH_LOCAL softcomch::core::arm_result try_arm() override;
-
-protected:
-    doca_error_t do_start() override { return DOCA_SUCCESS; }
-    // Flushes every queued task (DOCA_ERROR_SHUTDOWN); the one being copied goes too.
-    SOFTCOMCH_LOCAL void do_stop() override;
-    // After the flush nothing is left but completions already queued on the engine.
-    bool quiesce() override { return true; }
 
 private:
     SOFTCOMCH_LOCAL explicit doca_dma(doca_dev *dev) noexcept;
-    // Copies the next slice of the queue's first task; completes it when it is done. A task the
-    // program freed while in flight (doca_ctx::abandon) is not copied any further (its buffers
-    // may be gone) and goes back to its pool at its turn, without a callback.
-    SOFTCOMCH_LOCAL unsigned execute();
-    // Completes every queued task with `status`.
-    SOFTCOMCH_LOCAL void flush(doca_error_t status) noexcept;
+    // Copies the next slice of the queue's first task; completes it when it is done.
+    SOFTCOMCH_LOCAL unsigned execute() override;
+    void reset_cursor() noexcept override { cur_ = cursor{}; }
     // The first task's copy, which may span several polls: where it stands.
     struct cursor {
         const doca_buf *src = nullptr; // element being read
@@ -123,8 +108,6 @@ private:
 
     doca_dev *dev_;
     softcomch::core::task_set<doca_dma_task_memcpy> memcpy_tasks_;
-    softcomch::intrusive_fifo<doca_task> queue_; // submitted, in order; the first is being copied
     cursor cur_;
     std::vector<uint8_t> bounce_; // between two imports, made on first use
-    bool failed_ = false; // a task failed: STOPPING at the next poll (after its error callback)
 };

@@ -14,12 +14,15 @@
 #              the transport never sees DOCA object types
 #   core       nothing from transport, comch, capi, argp
 #   comch      nothing from capi, argp, dma
-#   dma        nothing from transport, comch, capi, argp, memory, sync_event (DOCA DMA sits on
+#   dma        nothing from transport, comch, capi, argp, memory, sync_event, mmap_advise (DOCA DMA sits on
 #              DOCA Core)
-#   sync_event nothing from transport, comch, capi, argp, memory, dma (DOCA Core's sync events:
+#   sync_event nothing from transport, comch, capi, argp, memory, dma, mmap_advise (DOCA Core's sync events:
 #              their shared counter comes through core's exporter interface)
-#   memory     nothing from comch, dma, sync_event, capi, argp (exports over the transports)
-#   common, core, transport, comch: nothing from dma, sync_event or memory either
+#   mmap_advise nothing from transport, comch, capi, argp, memory, dma, sync_event (DOCA Core's
+#              mmap advise context)
+#   memory     nothing from comch, dma, sync_event, mmap_advise, capi, argp (exports over the
+#              transports)
+#   common, core, transport, comch: nothing from dma, sync_event, mmap_advise or memory either
 #   any layer  nothing from capi, except capi itself and argp (the C API implementation stays
 #              on top)
 #   comch      reaches a transport through its boundary only (docs/transport_boundary.md):
@@ -44,17 +47,18 @@ if(NOT DEFINED SRC_DIR OR NOT IS_DIRECTORY "${SRC_DIR}")
 endif()
 get_filename_component(SRC_DIR "${SRC_DIR}" ABSOLUTE)
 
-set(forbidden_common core transport comch capi argp dma sync_event memory)
-set(forbidden_transport core comch capi argp dma sync_event memory)
-set(forbidden_core transport comch capi argp dma sync_event memory)
-set(forbidden_comch capi argp dma sync_event memory)
-set(forbidden_dma transport comch capi argp memory sync_event)
-set(forbidden_sync_event transport comch capi argp memory dma)
-set(forbidden_memory comch dma sync_event capi argp)
+set(forbidden_common core transport comch capi argp dma sync_event mmap_advise memory)
+set(forbidden_transport core comch capi argp dma sync_event mmap_advise memory)
+set(forbidden_core transport comch capi argp dma sync_event mmap_advise memory)
+set(forbidden_comch capi argp dma sync_event mmap_advise memory)
+set(forbidden_dma transport comch capi argp memory sync_event mmap_advise)
+set(forbidden_sync_event transport comch capi argp memory dma mmap_advise)
+set(forbidden_mmap_advise transport comch capi argp memory dma sync_event)
+set(forbidden_memory comch dma sync_event mmap_advise capi argp)
 set(forbidden_capi)
 set(forbidden_argp)
 set(forbidden_other capi)
-set(known_layers common transport core comch dma sync_event memory capi argp)
+set(known_layers common transport core comch dma sync_event mmap_advise memory capi argp)
 set(transport_public_allowed doca_error.h doca_compat.h doca_config.h doca_build_config.h)
 
 file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*)
@@ -62,10 +66,10 @@ list(SORT files)
 
 # ---- the introspection API and the tools ----
 set(forbidden_introspect comch capi argp)
-foreach(l common transport core comch dma sync_event memory capi argp other)
+foreach(l common transport core comch dma sync_event mmap_advise memory capi argp other)
   list(APPEND forbidden_${l} introspect)
 endforeach()
-set(forbidden_tools core transport comch dma sync_event memory capi argp)
+set(forbidden_tools core transport comch dma sync_event mmap_advise memory capi argp)
 list(APPEND known_layers introspect tools)
 set(tools_prefix "") # TOOLS_DIR relative to SRC_DIR, with a trailing '/': its files' layer is tools
 if(DEFINED TOOLS_DIR)

@@ -19,10 +19,14 @@
 #include <doca_config.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
+#include <doca_dma.h>
 #include <doca_error.h>
+#include <doca_graph.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
+#include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_sync_event.h>
 #include <doca_types.h>
 #include <doca_version.h>
 /* Every header a second time: include guards. */
@@ -32,10 +36,14 @@
 #include <doca_comch.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
+#include <doca_dma.h>
 #include <doca_error.h>
+#include <doca_graph.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
+#include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_sync_event.h>
 #include <doca_types.h>
 #include <doca_version.h>
 

@@ -36,6 +36,9 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
         if (pe->has_contexts())
             SC_REFUSE(DOCA_ERROR_IN_USE, "%s: contexts are still connected; destroy them first",
                       api_function());
+        if (pe->has_graphs())
+            SC_REFUSE(DOCA_ERROR_IN_USE, "%s: graphs still exist on it; destroy them first",
+                      api_function());
         delete pe;
         return DOCA_SUCCESS;
     });

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/engine_ctx.hpp"
+
+namespace softcomch::core {
+
+doca_error_t engine_ctx::submit(doca_task *t)
+{
+    t->state_ = task_state::submitted;
+    task_submitted();
+    queue_.push_back(t);
+    return DOCA_SUCCESS;
+}
+
+unsigned engine_ctx::poll()
+{
+    switch (state()) {
+    case DOCA_CTX_STATE_RUNNING:
+        if (failed_) [[unlikely]] {
+            // A task failed at the last poll and its error callback has run: the context stops
+            // by itself, as DOCA's does after a fatal task error, and flushes the rest.
+            failed_ = false;
+            set_state(DOCA_CTX_STATE_STOPPING); // the STOPPING callback cannot destroy us
+            flush(DOCA_ERROR_SHUTDOWN);
+            return 1;
+        }
+        if (queue_.empty())
+            return 0;
+        if (queue_.front()->abandoned_) [[unlikely]] {
+            // Freed by the program while queued or being worked on: its buffers are not touched
+            // again; back to its pool at its turn, without a callback (doca_pe).
+            reset_cursor();
+            complete(queue_.pop_front(), DOCA_ERROR_SHUTDOWN);
+            return 1;
+        }
+        return execute();
+    case DOCA_CTX_STATE_STOPPING:
+        // Everything was flushed: IDLE once the engine delivered it (the IDLE callback may
+        // destroy the context: nothing of it is touched after).
+        return try_finish_stop() ? 1 : 0;
+    case DOCA_CTX_STATE_IDLE:
+    case DOCA_CTX_STATE_STARTING:
+        break;
+    }
+    return 0;
+}
+
+void engine_ctx::finish_front(doca_error_t status) noexcept
+{
+    reset_cursor();
+    complete(queue_.pop_front(), status);
+    if (status != DOCA_SUCCESS)
+        failed_ = true;
+}
+
+void engine_ctx::flush(doca_error_t status) noexcept
+{
+    reset_cursor();
+    while (doca_task *t = queue_.pop_front())
+        complete(t, status);
+}
+
+void engine_ctx::do_stop()
+{
+    failed_ = false;
+    flush(DOCA_ERROR_SHUTDOWN);
+}
+
+arm_result engine_ctx::try_arm()
+{
+    arm_result r;
+    // Queued tasks, a failure to act on, a stop to finish: the next poll has work.
+    r.busy = !queue_.empty() || failed_ || state() == DOCA_CTX_STATE_STOPPING;
+    return r;
+}
+
+} // namespace softcomch::core

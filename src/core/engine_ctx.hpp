@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A context that works like a hardware engine's queue (DMA, mmap advise, and the engines to
+// come): tasks are executed by the context's poll(), in submission order, the first queued task
+// at a time; a task stays in flight until a later progress call completes it. DOCA's error
+// behaviour is here once: a task that fails stops its context (its error callback first, then
+// RUNNING -> STOPPING by itself, the tasks behind it flushed with DOCA_ERROR_SHUTDOWN, IDLE once
+// nothing is in flight), and doca_ctx_stop flushes the queue the same way. docs/design.md ("DMA")
+// has the evidence.
+//
+// A concrete engine implements execute() (work on queue_.front(), ending it with finish_front())
+// and, if it keeps state about the task being worked on, reset_cursor().
+#pragma once
+
+#include "common/intrusive_fifo.hpp"
+#include "core/ctx.hpp"
+#include "core/task.hpp"
+
+namespace softcomch::core {
+
+class engine_ctx : public doca_ctx {
+public:
+    using doca_ctx::doca_ctx;
+
+    // doca_ctx's hooks.
+    doca_error_t submit(doca_task *task) override;
+    unsigned poll() override;
+    arm_result try_arm() override;
+
+protected:
+    // Works on the first queued task (never empty, never abandoned); returns the work done (1 if
+    // anything happened). Ends the task with finish_front().
+    virtual unsigned execute() = 0;
+    // Forgets the progress of the task being worked on (it was flushed or finished).
+    virtual void reset_cursor() noexcept {}
+    // Pops the first task and completes it with `status`; any status but DOCA_SUCCESS stops the
+    // context at the next poll (after the task's error callback).
+    void finish_front(doca_error_t status) noexcept;
+
+    doca_error_t do_start() override { return DOCA_SUCCESS; }
+    void do_stop() override;
+    // After the flush nothing is left but completions already queued on the engine.
+    bool quiesce() override { return true; }
+
+    softcomch::intrusive_fifo<doca_task> queue_; // submitted, in order
+
+private:
+    void flush(doca_error_t status) noexcept;
+    bool failed_ = false; // a task failed: STOPPING at the next poll
+};
+
+} // namespace softcomch::core
