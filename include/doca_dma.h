@@ -19,10 +19,11 @@
  *   elements of its list) from there; the destination's data length grows by the bytes copied.
  * - doca_task_submit() checks nothing beyond the task and the context's state; a task that
  *   cannot be executed fails when its turn comes: DOCA_ERROR_INVALID_VALUE (an empty source, a
- *   destination too small, a list or a size over the device's limits) or DOCA_ERROR_NOT_PERMITTED
- *   (a buffer of an mmap the device was not added to, not started, without the access the copy
- *   needs, or outside an imported range). doca_task_try_submit() makes those checks first and
- *   returns the same codes without queuing the task.
+ *   destination too small, a list or a size over the device's limits, an access outside an
+ *   imported range), DOCA_ERROR_NOT_PERMITTED (a buffer of an mmap the device was not added to,
+ *   not started, or without the access the copy needs; an export the exporter revoked) or
+ *   DOCA_ERROR_NOT_FOUND (the exporting process exited). doca_task_try_submit() makes the checks
+ *   of the task's own shape first and returns the same codes without queuing the task.
  * - A failed task stops its context: the context moves to STOPPING by itself (the state callback
  *   runs), every task still queued behind it completes through the error callback with
  *   DOCA_ERROR_SHUTDOWN, and the context reaches IDLE once no task is in flight. doca_ctx_stop()

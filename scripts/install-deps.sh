@@ -18,6 +18,8 @@ have_cmd python3 || need+=(python3) # scripts/ci-report.py (.ci/run's timing rep
 # A compiler cache, used when present (never needed for a correct build: CMakeLists.txt,
 # SOFTCOMCH_CCACHE; docs/testing.md, "Build time").
 have_cmd ccache || need+=(ccache)
+have_pkg zlib1g-dev || need+=(zlib1g-dev) # doca_compress: deflate (src/compress)
+have_pkg libssl-dev || need+=(libssl-dev) # doca_sha: SHA-1/256/512 from libcrypto (src/sha)
 have_pkg libgtest-dev || need+=(libgtest-dev)
 have_pkg libgmock-dev || need+=(libgmock-dev)
 { have_cmd clang-format-14 || have_cmd clang-format; } || need+=(clang-format) # scripts/check-format.sh

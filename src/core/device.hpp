@@ -69,6 +69,27 @@ struct dma_caps {
     friend bool operator==(const dma_caps &, const dma_caps &) = default;
 };
 
+// The accelerators of a BlueField model beside DMA (docs/topology.md, "model"): NVIDIA's
+// Compress and SHA guides list deflate compression and SHA on BlueField-2 only, LZ4 decompression
+// on BlueField-3 only, deflate decompression on both.
+struct engine_caps {
+    bool compress_deflate = false;
+    bool decompress_deflate = true;
+    bool decompress_lz4 = true;
+    bool sha = false;
+
+    static engine_caps of_model(const std::string &model) noexcept
+    {
+        engine_caps e;
+        if (model == "BlueField-2") {
+            e.compress_deflate = true;
+            e.decompress_lz4 = false;
+            e.sha = true;
+        }
+        return e;
+    }
+};
+
 // Who may open representors (doca_dev_rep_open). Root is always allowed.
 struct privilege_policy {
     enum class rule : uint8_t { anyone, root, group };
@@ -150,6 +171,10 @@ struct doca_devinfo {
     const softcomch::core::bluefield &board() const noexcept { return *board_; }
     const softcomch::core::comch_caps &comch() const noexcept { return board_->caps_; }
     const softcomch::core::dma_caps &dma() const noexcept { return board_->dma_; }
+    softcomch::core::engine_caps engines() const noexcept
+    {
+        return softcomch::core::engine_caps::of_model(board_->model_);
+    }
     // A Comch server runs on DPU-side devices of a BlueField in DPU mode; a client on host-side
     // devices of a BlueField in DPU mode.
     SOFTCOMCH_API bool server_capable() const noexcept;

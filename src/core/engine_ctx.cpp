@@ -1,7 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/engine_ctx.hpp"
 
+#include "core/buf.hpp"
+#include "core/mmap.hpp"
+
 namespace softcomch::core {
+
+uint8_t *tail_of(const doca_buf &b) noexcept
+{
+    return static_cast<uint8_t *>(b.data()) + b.data_len();
+}
+
+size_t tail_room(const doca_buf &b) noexcept
+{
+    const auto *end = static_cast<const uint8_t *>(b.head()) + b.len();
+    return size_t(end - tail_of(b));
+}
+
+doca_error_t check_local_buf(const doca_buf *b, const doca_dev *dev, bool write,
+                             const char **why) noexcept
+{
+    if (b == nullptr || !b->tag_.is(object_kind::buf) || !b->in_use()) {
+        *why = write ? "the destination buffer is NULL or was released"
+                     : "the source buffer is NULL or was released";
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    if (b->next() != nullptr || !b->is_head()) {
+        *why = "the engine takes one buffer, not a chained list (max_buf_list_len is 1)";
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    const doca_mmap *m = b->mmap();
+    if (m == nullptr || !m->started() || !m->has_device(dev)) {
+        *why = "the buffer's mmap does not have this context's device (doca_mmap_add_dev before "
+               "doca_mmap_start)";
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    if (m->from_export()) {
+        *why = "this engine does not work on another process's memory (an mmap created from an "
+               "export) in this emulation";
+        return DOCA_ERROR_NOT_SUPPORTED;
+    }
+    if (write && (m->permissions() & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) == 0) {
+        *why = "the destination buffer's mmap is read-only (doca_mmap_set_permissions with "
+               "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)";
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    return DOCA_SUCCESS;
+}
 
 doca_error_t engine_ctx::submit(doca_task *t)
 {

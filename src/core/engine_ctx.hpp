@@ -12,11 +12,27 @@
 // and, if it keeps state about the task being worked on, reset_cursor().
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "common/intrusive_fifo.hpp"
 #include "core/ctx.hpp"
 #include "core/task.hpp"
 
+struct doca_buf;
+struct doca_dev;
+
 namespace softcomch::core {
+
+// Where an engine writes its output: after the destination's data, up to the end of its buffer.
+uint8_t *tail_of(const doca_buf &b) noexcept;
+size_t tail_room(const doca_buf &b) noexcept;
+
+// The checks of one buffer an engine reads (write == false) or writes: a live buffer, alone (no
+// chained list), of a started mmap of this process that `dev` was added to, writable when
+// written. DOCA_SUCCESS, or the task's failure status with the reason in *why (static text).
+doca_error_t check_local_buf(const doca_buf *b, const doca_dev *dev, bool write,
+                             const char **why) noexcept;
 
 class engine_ctx : public doca_ctx {
 public:

@@ -34,6 +34,12 @@ enum class task_kind : uint8_t {
     sync_event_wait_eq,           // doca_sync_event_task_wait_eq
     sync_event_wait_neq,          // doca_sync_event_task_wait_neq
     mmap_advise_invalidate_cache, // doca_mmap_advise_task_invalidate_cache
+    compress_deflate,             // doca_compress_task_compress_deflate
+    decompress_deflate,           // doca_compress_task_decompress_deflate
+    decompress_lz4_stream,        // doca_compress_task_decompress_lz4_stream
+    decompress_lz4_block,         // doca_compress_task_decompress_lz4_block
+    sha_hash,                     // doca_sha_task_hash
+    sha_partial_hash,             // doca_sha_task_partial_hash
 };
 
 enum class task_state : uint8_t {

@@ -11,20 +11,8 @@
 #include "core/device.hpp"
 #include "core/mmap.hpp"
 
-namespace {
-
-// The space a destination element offers: from the end of its data to the end of its buffer.
-uint8_t *space_of(const doca_buf &b) noexcept
-{
-    return static_cast<uint8_t *>(b.data()) + b.data_len();
-}
-size_t space_len(const doca_buf &b) noexcept
-{
-    const auto *end = static_cast<const uint8_t *>(b.head()) + b.len();
-    return size_t(end - space_of(b));
-}
-
-} // namespace
+using softcomch::core::tail_of;
+using softcomch::core::tail_room;
 
 doca_error_t doca_dma::create(doca_dev *dev, doca_dma **out)
 {
@@ -115,7 +103,7 @@ doca_error_t doca_dma::check(const doca_dma_task_memcpy &task, const char **why,
                           "with DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)";
                 return DOCA_ERROR_NOT_PERMITTED;
             }
-            bytes += write ? space_len(*b) : b->data_len();
+            bytes += write ? tail_room(*b) : b->data_len();
         }
         if (n > caps.max_buf_list_len) {
             std::snprintf(buf, buf_len,
@@ -197,17 +185,17 @@ unsigned doca_dma::execute()
             cur_.src_off = 0;
             continue;
         }
-        if (cur_.dst_off == space_len(*cur_.dst)) {
+        if (cur_.dst_off == tail_room(*cur_.dst)) {
             cur_.dst = cur_.dst->next();
             cur_.dst_off = 0;
             continue;
         }
         const size_t n = std::min(
-            {budget, cur_.src->data_len() - cur_.src_off, space_len(*cur_.dst) - cur_.dst_off});
+            {budget, cur_.src->data_len() - cur_.src_off, tail_room(*cur_.dst) - cur_.dst_off});
         const char *why = nullptr;
         if (const doca_error_t rc =
                 copy(static_cast<const uint8_t *>(cur_.src->data()) + cur_.src_off,
-                     cur_.src->mmap()->remote(), space_of(*cur_.dst) + cur_.dst_off,
+                     cur_.src->mmap()->remote(), tail_of(*cur_.dst) + cur_.dst_off,
                      cur_.dst->mmap()->remote(), n, &why);
             rc != DOCA_SUCCESS) {
             SC_LOG_INFO("DMA context %p: memcpy task failed (%s): %s; the context stops",
@@ -264,7 +252,7 @@ doca_error_t doca_dma::copy(const uint8_t *src, softcomch::core::remote_memory *
 void doca_dma::commit_dst(doca_buf *dst, size_t bytes) noexcept
 {
     for (doca_buf *b = dst; b != nullptr && bytes != 0; b = b->next()) {
-        const size_t n = std::min(bytes, space_len(*b));
+        const size_t n = std::min(bytes, tail_room(*b));
         (void)b->set_data_len(b->data_len() + n);
         bytes -= n;
     }

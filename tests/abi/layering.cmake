@@ -20,6 +20,9 @@
 #              their shared counter comes through core's exporter interface)
 #   mmap_advise nothing from transport, comch, capi, argp, memory, dma, sync_event (DOCA Core's
 #              mmap advise context)
+#   compress, sha  nothing from transport, comch, capi, argp, memory, nor any other DOCA library's
+#              layer (DOCA Compress and DOCA SHA sit on DOCA Core)
+#   every layer but compress and sha: nothing from compress or sha
 #   memory     nothing from comch, dma, sync_event, mmap_advise, capi, argp (exports over the
 #              transports)
 #   common, core, transport, comch: nothing from dma, sync_event, mmap_advise or memory either
@@ -47,18 +50,20 @@ if(NOT DEFINED SRC_DIR OR NOT IS_DIRECTORY "${SRC_DIR}")
 endif()
 get_filename_component(SRC_DIR "${SRC_DIR}" ABSOLUTE)
 
-set(forbidden_common core transport comch capi argp dma sync_event mmap_advise memory)
-set(forbidden_transport core comch capi argp dma sync_event mmap_advise memory)
-set(forbidden_core transport comch capi argp dma sync_event mmap_advise memory)
-set(forbidden_comch capi argp dma sync_event mmap_advise memory)
-set(forbidden_dma transport comch capi argp memory sync_event mmap_advise)
-set(forbidden_sync_event transport comch capi argp memory dma mmap_advise)
-set(forbidden_mmap_advise transport comch capi argp memory dma sync_event)
-set(forbidden_memory comch dma sync_event mmap_advise capi argp)
+set(forbidden_common core transport comch capi argp dma sync_event mmap_advise memory compress sha)
+set(forbidden_transport core comch capi argp dma sync_event mmap_advise memory compress sha)
+set(forbidden_core transport comch capi argp dma sync_event mmap_advise memory compress sha)
+set(forbidden_comch capi argp dma sync_event mmap_advise memory compress sha)
+set(forbidden_dma transport comch capi argp memory sync_event mmap_advise compress sha)
+set(forbidden_sync_event transport comch capi argp memory dma mmap_advise compress sha)
+set(forbidden_mmap_advise transport comch capi argp memory dma sync_event compress sha)
+set(forbidden_compress transport comch capi argp memory dma sync_event mmap_advise sha)
+set(forbidden_sha transport comch capi argp memory dma sync_event mmap_advise compress)
+set(forbidden_memory comch dma sync_event mmap_advise capi argp compress sha)
 set(forbidden_capi)
 set(forbidden_argp)
 set(forbidden_other capi)
-set(known_layers common transport core comch dma sync_event mmap_advise memory capi argp)
+set(known_layers common transport core comch dma sync_event mmap_advise compress sha memory capi argp)
 set(transport_public_allowed doca_error.h doca_compat.h doca_config.h doca_build_config.h)
 
 file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*)
@@ -66,10 +71,10 @@ list(SORT files)
 
 # ---- the introspection API and the tools ----
 set(forbidden_introspect comch capi argp)
-foreach(l common transport core comch dma sync_event mmap_advise memory capi argp other)
+foreach(l common transport core comch dma sync_event mmap_advise compress sha memory capi argp other)
   list(APPEND forbidden_${l} introspect)
 endforeach()
-set(forbidden_tools core transport comch dma sync_event mmap_advise memory capi argp)
+set(forbidden_tools core transport comch dma sync_event mmap_advise memory capi argp compress sha)
 list(APPEND known_layers introspect tools)
 set(tools_prefix "") # TOOLS_DIR relative to SRC_DIR, with a trailing '/': its files' layer is tools
 if(DEFINED TOOLS_DIR)
