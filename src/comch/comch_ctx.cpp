@@ -145,7 +145,7 @@ bool comch_ctx::write_send(doca_comch_connection *conn, doca_comch_task_send *ta
         void *slot = link.try_claim(task->len_);
         if (!slot)
             return false;
-        std::memcpy(slot, task->msg_, task->len_);
+        std::memcpy(slot, task->payload(), task->len_);
         if (link.commit_deferred(transport::msg_type::data, task->len_) && !conn->unsettled_)
             owe_settle(conn);
         conn->live_.sent_messages++;
@@ -197,9 +197,11 @@ doca_error_t comch_ctx::submit_send(doca_comch_connection *conn, doca_task *t)
     auto *task = static_cast<doca_comch_task_send *>(t);
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
+    task->held_ = false;
     SC_TRACE(tracing::send_submitted(*conn, *t, task->len_));
     // Keep order: a send may overtake nothing that waits for space.
     if (!conn->pending_.empty() || !write_send<Faults>(conn, task)) {
+        (void)task->hold(); // the program may reuse or free its message from here on
         conn->pending_.push_back(t);
         if (conn->parked_) [[unlikely]]
             unpark(conn); // the queue drains from poll

@@ -8,7 +8,9 @@
 #include <doca_comch.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,28 @@ struct doca_comch_task_send : doca_task {
     doca_comch_connection *conn_ = nullptr;
     const void *msg_ = nullptr;
     uint32_t len_ = 0;
+    // What is written to the ring: msg_, or, once the send had to wait for ring space, the
+    // task's own copy of it. DOCA documents that the message must stay unchanged until the
+    // send completes, but NVIDIA's file_compression frees its buffer right after submitting:
+    // on hardware the message leaves with the submission. Copying only what has to wait keeps
+    // the usual send a single copy into the ring (docs/design.md, "Fidelity decisions").
+    const void *payload() const noexcept { return held_ ? copy_.get() : msg_; }
+    // Takes the copy (reusing the task's buffer); false if memory ran out (msg_ is then used).
+    bool hold() noexcept
+    {
+        if (copy_cap_ < len_) {
+            copy_.reset(new (std::nothrow) uint8_t[len_]);
+            copy_cap_ = copy_ ? len_ : 0;
+        }
+        if (!copy_)
+            return false;
+        std::memcpy(copy_.get(), msg_, len_);
+        held_ = true;
+        return true;
+    }
+    std::unique_ptr<uint8_t[]> copy_;
+    uint32_t copy_cap_ = 0;
+    bool held_ = false;
 };
 
 // Event objects handed to callbacks. DOCA passes an event handle the program never

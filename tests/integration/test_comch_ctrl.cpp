@@ -4,7 +4,12 @@
 // (fork), connected by the real shared-memory transport in a private fabric.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstring>
+#include <memory>
+#include <string>
 
 #include "comch_harness.hpp"
 
@@ -315,4 +320,59 @@ TEST_F(ComchLifecycle, ServerKilledClientStops)
     ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }, 3000ms));
     EXPECT_EQ(c.send_ok, 4u);
     EXPECT_EQ(c.send_err, 16u);
+}
+
+// A send that has to wait for ring space carries its own copy of the message: NVIDIA's
+// file_compression frees its buffer as soon as its last send is submitted, and on hardware the
+// message leaves with the submission. The server does not progress until the client submitted
+// 20 sends (4 fit its receive queue) and overwrote and freed every message; all 20 arrive as
+// they were when submitted.
+TEST_F(ComchLifecycle, QueuedSendsKeepTheirMessageAfterTheProgramFreesIt)
+{
+    int go[2], seen[2];
+    ASSERT_EQ(pipe(go), 0);
+    ASSERT_EQ(pipe(seen), 0);
+    pid_t srv = spawn([&] {
+        close(go[1]);
+        close(seen[0]);
+        server_options o;
+        o.recv_queue_size = 4;
+        server s("copied", o);
+        CHILD_CHECK(s.start() == DOCA_SUCCESS);
+        CHILD_CHECK(s.progress_until([&] { return !s.connections.empty(); }, 10000ms));
+        CHILD_CHECK(write(seen[1], "c", 1) == 1);
+        char g = 0;
+        CHILD_CHECK(read(go[0], &g, 1) == 1); // the client submitted everything
+        CHILD_CHECK(s.progress_until([&] { return s.received.size() >= 20; }, 10000ms));
+        for (int i = 0; i < 20; ++i)
+            CHILD_CHECK(s.received[size_t(i)].data == "message " + std::to_string(i));
+        CHILD_CHECK(s.progress_until([&] { return !s.disconnected.empty(); }, 10000ms));
+        CHILD_CHECK(s.stop_and_wait() == DOCA_SUCCESS);
+        return 0;
+    });
+    close(go[0]);
+    close(seen[1]);
+    client c("copied");
+    ASSERT_EQ(c.start(), DOCA_ERROR_IN_PROGRESS);
+    ASSERT_TRUE(c.wait_running());
+    char p = 0;
+    ASSERT_EQ(read(seen[0], &p, 1), 1);
+    close(seen[0]);
+    for (int i = 0; i < 20; ++i) {
+        const std::string text = "message " + std::to_string(i);
+        auto msg = std::make_unique<char[]>(text.size());
+        std::memcpy(msg.get(), text.data(), text.size());
+        doca_comch_task_send *t = nullptr;
+        ASSERT_EQ(doca_comch_client_task_send_alloc_init(c.handle(), c.connection(), msg.get(),
+                                                         uint32_t(text.size()), &t),
+                  DOCA_SUCCESS);
+        ASSERT_EQ(doca_task_submit(doca_comch_task_send_as_task(t)), DOCA_SUCCESS);
+        std::memset(msg.get(), 'X', text.size()); // the program reuses its buffer...
+    }                                             // ...and frees it
+    ASSERT_EQ(write(go[1], "g", 1), 1);
+    close(go[1]);
+    ASSERT_TRUE(c.progress_until([&] { return c.send_ok >= 20; }, 10000ms));
+    EXPECT_EQ(c.send_err, 0u);
+    ASSERT_EQ(c.stop_and_wait(), DOCA_SUCCESS);
+    EXPECT_EQ(wait_child(srv), 0);
 }
