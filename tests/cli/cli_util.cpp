@@ -491,8 +491,10 @@ const std::vector<field> &matrix_entry_schema()
             const std::string value = line.substr(54);
             if (!in_block)
                 return ::testing::AssertionFailure() << "line " << n << ": a row outside a block";
+            // A limit of a library the device lacks prints "unsupported" (its query answered
+            // DOCA_ERROR_NOT_SUPPORTED), as its *_is_supported row does.
             if (name.ends_with("supported") ? value != "supported" && value != "unsupported"
-                                            : !digits(value))
+                                            : !digits(value) && value != "unsupported")
                 return ::testing::AssertionFailure()
                        << "line " << n << ": '" << value << "' for " << name;
         }

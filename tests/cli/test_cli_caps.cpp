@@ -96,8 +96,16 @@ TEST_F(CliCaps, EveryDeviceInDocaCapsLayout)
     EXPECT_EQ(count_lines(r.out, "PCI: "), 5u) << r.out;
     for (const char *pci :
          {"0000:b1:00.0", "0000:b1:00.1", "0000:b1:00.2", "0000:03:00.0", "0000:03:00.1"})
-        for (const char *block : {"common", "comch", "comch_consumer", "comch_producer"})
+        for (const char *block : {"common", "comch", "comch_consumer", "comch_producer", "dma",
+                                  "mmap", "sync_event", "mmap_advise", "compress", "sha"})
             EXPECT_FALSE(block_rows(r.out, pci, block).empty()) << pci << " " << block;
+    // The built-in BlueField-3: deflate and LZ4 decompression, no compression, no SHA.
+    auto compress = block_rows(r.out, "0000:03:00.0", "compress");
+    EXPECT_EQ(compress["compress_deflate_is_supported"], "unsupported");
+    EXPECT_EQ(compress["decompress_deflate_is_supported"], "supported");
+    EXPECT_EQ(compress["decompress_lz4_stream_is_supported"], "supported");
+    EXPECT_EQ(block_rows(r.out, "0000:03:00.0", "sha")["hash_sha256_supported"], "unsupported");
+    EXPECT_EQ(block_rows(r.out, "0000:03:00.0", "dma")["memcpy_is_supported"], "supported");
     // The roles follow the side: servers on the DPU side, clients on the host side.
     auto dpu = block_rows(r.out, "0000:03:00.0", "comch");
     EXPECT_EQ(dpu["server_is_supported"], "supported");
@@ -229,7 +237,8 @@ TEST_F(CliCaps, LiveValuesAreWhatProgramsRead)
                                    "producer_max_buf_size": 65536},
        "host": [{"pci": "b1:00.0"}],
        "dpu": [{"pci": "03:00.0", "representors": [{"host_function": "b1:00.0"}]}]},
-      {"id": "bf1", "mode": "nic", "host": [{"pci": "ca:00.0"}], "dpu": [{"pci": "04:00.0"}]}]})";
+      {"id": "bf1", "model": "BlueField-2", "mode": "nic", "host": [{"pci": "ca:00.0"}],
+       "dpu": [{"pci": "04:00.0"}]}]})";
     ::setenv("SOFTCOMCH_TOPOLOGY", topo.c_str(), 1);
     live_pair pair("caps-live");
     ASSERT_TRUE(pair.wait_connected());
@@ -252,6 +261,15 @@ TEST_F(CliCaps, LiveValuesAreWhatProgramsRead)
     const auto nic = flags_of(snap, "0000:04:00.0", "doca-comch");
     EXPECT_NE(std::find(nic.begin(), nic.end(), "server_is_supported=unsupported"), nic.end());
     EXPECT_NE(std::find(nic.begin(), nic.end(), "consumer_is_supported=unsupported"), nic.end());
+    // A BlueField-2: SHA and deflate compression, no LZ4.
+    const auto sha = flags_of(snap, "0000:04:00.0", "doca-sha");
+    EXPECT_NE(std::find(sha.begin(), sha.end(), "hash_sha256_supported=supported"), sha.end());
+    EXPECT_NE(std::find(sha.begin(), sha.end(), "min_dst_buf_size_sha512=64"), sha.end());
+    const auto cmp = flags_of(snap, "0000:04:00.0", "doca-compress");
+    EXPECT_NE(std::find(cmp.begin(), cmp.end(), "compress_deflate_is_supported=supported"),
+              cmp.end());
+    EXPECT_NE(std::find(cmp.begin(), cmp.end(), "decompress_lz4_block_is_supported=unsupported"),
+              cmp.end());
 
     // The text shows the same values.
     auto t = sc({"caps"}, env);

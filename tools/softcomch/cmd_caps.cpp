@@ -42,7 +42,8 @@ constexpr command_usage caps_usage{
     "[--list-devs | --list-rep-devs | --list-libs | --json] [-p PCI] [-v]",
     "Prints what the emulated devices can do, as NVIDIA's doca_caps does: with no option every "
     "capability of every device (the doca_devinfo_* capability queries, the Comch server and "
-    "client caps, the consumer and producer caps), one block per library. The values are read "
+    "client caps, the consumer and producer caps, DMA, mmap export, sync events, mmap advise, "
+    "compress and SHA), one block per library. The values are read "
     "through the public DOCA API, so they are exactly what a DOCA program started in this "
     "environment (SOFTCOMCH_TOPOLOGY, SOFTCOMCH_SIDE) sees. Installed also as "
     "<prefix>/tools/doca_caps, and as bin/doca-capability-snapshot (= caps --json).",
@@ -107,11 +108,15 @@ void print_representors(const device_record &d)
 void print_libraries()
 {
     // The DOCA libraries SoftComch provides; MsgQ (DPA data paths) is declared but every call
-    // answers DOCA_ERROR_NOT_SUPPORTED.
-    constexpr std::array<std::array<const char *, 2>, 4> libs{{{"common", "supported"},
+    // answers DOCA_ERROR_NOT_SUPPORTED. Which tasks of compress and SHA a device has depends on
+    // its BlueField's model (the per-device blocks say).
+    constexpr std::array<std::array<const char *, 2>, 7> libs{{{"common", "supported"},
                                                                {"argp", "supported"},
                                                                {"comch", "supported"},
-                                                               {"comch_msgq", "unsupported"}}};
+                                                               {"comch_msgq", "unsupported"},
+                                                               {"dma", "supported"},
+                                                               {"compress", "supported"},
+                                                               {"sha", "supported"}}};
     for (const auto &l : libs)
         std::printf("%-*s%s\n", name_width, l[0], l[1]);
 }

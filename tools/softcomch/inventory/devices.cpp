@@ -4,7 +4,13 @@
 #include <doca_comch.h>
 #include <doca_comch_consumer.h>
 #include <doca_comch_producer.h>
+#include <doca_compress.h>
 #include <doca_dev.h>
+#include <doca_dma.h>
+#include <doca_mmap.h>
+#include <doca_mmap_advise.h>
+#include <doca_sha.h>
+#include <doca_sync_event.h>
 
 #include <array>
 #include <cctype>
@@ -94,6 +100,121 @@ cap_value support_value(const support_row &r, const doca_devinfo *d)
     return {r.name, true, r.fn(d), 0, r.query};
 }
 
+// A row answered by a query of any shape: `ask` returns the status and sets the value.
+template <typename T, typename Ask>
+void add_value(cap_block &b, const char *name, const char *query, Ask &&ask)
+{
+    T x{};
+    cap_value v{name, false, ask(&x), 0, query};
+    v.value = uint64_t(x);
+    b.values.push_back(std::move(v));
+}
+void add_support(cap_block &b, const char *name, const char *query, doca_error_t status)
+{
+    b.values.push_back({name, true, status, 0, query});
+}
+// A yes/no answered through an out flag (0: printed as unsupported).
+void add_flag(cap_block &b, const char *name, const char *query, doca_error_t status, uint8_t flag)
+{
+    b.values.push_back({name, true,
+                        status == DOCA_SUCCESS && flag == 0 ? DOCA_ERROR_NOT_SUPPORTED : status, 0,
+                        query});
+}
+
+#define SC_SUPPORT(b, name, fn, ...) add_support(b, name, #fn, fn(__VA_ARGS__))
+#define SC_VALUE(b, T, name, fn, ...)                                                              \
+    add_value<T>(b, name, #fn, [&](T *out) { return fn(__VA_ARGS__, out); })
+
+// The DOCA libraries beside Comch: DMA, DOCA Core's mmap export, sync events and mmap advise,
+// Compress and SHA (what their *_cap_* queries answer on this device).
+void add_engines(std::vector<cap_block> &blocks, const doca_devinfo *d)
+{
+    cap_block dma{"dma", "doca-dma", {}};
+    SC_SUPPORT(dma, "memcpy_is_supported", doca_dma_cap_task_memcpy_is_supported, d);
+    SC_VALUE(dma, uint64_t, "memcpy_max_buf_size", doca_dma_cap_task_memcpy_get_max_buf_size, d);
+    SC_VALUE(dma, uint32_t, "memcpy_max_buf_list_len",
+             doca_dma_cap_task_memcpy_get_max_buf_list_len, d);
+    blocks.push_back(std::move(dma));
+
+    cap_block mmap{"mmap", "doca-common", {}};
+    uint8_t flag = 0;
+    doca_error_t rc = doca_mmap_cap_is_export_pci_supported(d, &flag);
+    add_flag(mmap, "export_pci_supported", "doca_mmap_cap_is_export_pci_supported", rc, flag);
+    rc = doca_mmap_cap_is_create_from_export_pci_supported(d, &flag);
+    add_flag(mmap, "create_from_export_pci_supported",
+             "doca_mmap_cap_is_create_from_export_pci_supported", rc, flag);
+    blocks.push_back(std::move(mmap));
+
+    cap_block sync{"sync_event", "doca-common", {}};
+    SC_SUPPORT(sync, "create_from_export_supported",
+               doca_sync_event_cap_is_create_from_export_supported, d);
+    SC_SUPPORT(sync, "export_to_remote_pci_supported",
+               doca_sync_event_cap_is_export_to_remote_pci_supported, d);
+    SC_SUPPORT(sync, "export_to_dpa_supported", doca_sync_event_cap_is_export_to_dpa_supported, d);
+    SC_SUPPORT(sync, "export_to_gpu_supported", doca_sync_event_cap_is_export_to_gpu_supported, d);
+    SC_SUPPORT(sync, "task_get_is_supported", doca_sync_event_cap_task_get_is_supported, d);
+    SC_SUPPORT(sync, "task_notify_set_is_supported",
+               doca_sync_event_cap_task_notify_set_is_supported, d);
+    SC_SUPPORT(sync, "task_notify_add_is_supported",
+               doca_sync_event_cap_task_notify_add_is_supported, d);
+    SC_SUPPORT(sync, "task_wait_eq_is_supported", doca_sync_event_cap_task_wait_eq_is_supported, d);
+    SC_SUPPORT(sync, "task_wait_neq_is_supported", doca_sync_event_cap_task_wait_neq_is_supported,
+               d);
+    blocks.push_back(std::move(sync));
+
+    cap_block advise{"mmap_advise", "doca-common", {}};
+    SC_SUPPORT(advise, "task_cache_invalidate_is_supported",
+               doca_mmap_advise_cap_task_cache_invalidate_is_supported, d);
+    SC_VALUE(advise, uint64_t, "task_cache_invalidate_max_buf_size",
+             doca_mmap_advise_task_cache_invalidate_get_max_buf_size, d);
+    blocks.push_back(std::move(advise));
+
+    cap_block compress{"compress", "doca-compress", {}};
+#define SC_COMPRESS_ROWS(kind)                                                                     \
+    SC_SUPPORT(compress, #kind "_is_supported", doca_compress_cap_task_##kind##_is_supported, d);  \
+    SC_VALUE(compress, uint64_t, #kind "_max_buf_size",                                            \
+             doca_compress_cap_task_##kind##_get_max_buf_size, d);                                 \
+    SC_VALUE(compress, uint32_t, #kind "_max_buf_list_len",                                        \
+             doca_compress_cap_task_##kind##_get_max_buf_list_len, d)
+    SC_COMPRESS_ROWS(compress_deflate);
+    SC_COMPRESS_ROWS(decompress_deflate);
+    SC_COMPRESS_ROWS(decompress_lz4_stream);
+    SC_COMPRESS_ROWS(decompress_lz4_block);
+#undef SC_COMPRESS_ROWS
+    blocks.push_back(std::move(compress));
+
+    cap_block sha{"sha", "doca-sha", {}};
+    constexpr std::array<std::pair<doca_sha_algorithm, const char *>, 3> algs{
+        {{DOCA_SHA_ALGORITHM_SHA1, "sha1"},
+         {DOCA_SHA_ALGORITHM_SHA256, "sha256"},
+         {DOCA_SHA_ALGORITHM_SHA512, "sha512"}}};
+    for (const auto &[alg, an] : algs) {
+        const std::string a(an);
+        sha.values.push_back({"hash_" + a + "_supported", true,
+                              doca_sha_cap_task_hash_get_supported(d, alg), 0,
+                              "doca_sha_cap_task_hash_get_supported"});
+        sha.values.push_back({"partial_hash_" + a + "_supported", true,
+                              doca_sha_cap_task_partial_hash_get_supported(d, alg), 0,
+                              "doca_sha_cap_task_partial_hash_get_supported"});
+        uint32_t x = 0;
+        cap_value v{"min_dst_buf_size_" + a, false, doca_sha_cap_get_min_dst_buf_size(d, alg, &x),
+                    0, "doca_sha_cap_get_min_dst_buf_size"};
+        v.value = x;
+        sha.values.push_back(v);
+        v = {"partial_hash_block_size_" + a, false,
+             doca_sha_cap_get_partial_hash_block_size(d, alg, &x), 0,
+             "doca_sha_cap_get_partial_hash_block_size"};
+        v.value = x;
+        sha.values.push_back(v);
+    }
+    SC_VALUE(sha, uint64_t, "max_src_buf_size", doca_sha_cap_get_max_src_buf_size, d);
+    SC_VALUE(sha, uint32_t, "max_list_buf_num_elem", doca_sha_cap_get_max_list_buf_num_elem, d);
+    blocks.push_back(std::move(sha));
+}
+
+#undef SC_SUPPORT
+#undef SC_VALUE
+
 std::vector<cap_block> capabilities_of(const doca_devinfo *d)
 {
     std::vector<cap_block> blocks;
@@ -126,6 +247,7 @@ std::vector<cap_block> capabilities_of(const doca_devinfo *d)
                                             d));
     add_numeric(producer, producer_numeric, d);
     blocks.push_back(std::move(producer));
+    add_engines(blocks, d);
     return blocks;
 }
 
