@@ -117,6 +117,9 @@ void state_change(const void *ctx, const char *kind, const char *from, const cha
 // k_withdrawn for a task that ends without completing) as its argument.
 inline constexpr int k_withdrawn = -1;
 void task_begin(const void *task, std::string_view name, uint64_t conn, uint32_t len) noexcept;
+// The same span (cat "engine") for a task of an engine context (DMA, compress, SHA, sync event,
+// mmap advise): `name` such as "dma memcpy", `ctx` the context (its address, as an argument).
+void engine_task_begin(const void *task, std::string_view name, const void *ctx) noexcept;
 void task_end(const void *task, int status) noexcept;
 // Whether any task span is open (end() is then worth calling).
 bool tasks_open() noexcept;
@@ -127,6 +130,10 @@ void fast_sent(uint64_t bytes) noexcept;
 void fast_received(uint64_t bytes) noexcept;
 // Records the fast-path counters now if they changed since they were last recorded.
 void flush_counters() noexcept;
+
+// Memory crossing the link (cat "memory", instant): `what` is "export" or "import", `detail`
+// says which range and, for an import, which process exported it.
+void memory(const char *what, std::string_view detail) noexcept;
 
 // A fault of SOFTCOMCH_FAULTS that fires (docs/failure-model.md, "Faults on demand"): an instant
 // event, cat "fault", named `kind` ("disconnect", "delay", ...), with the connection's id (0:

@@ -2,6 +2,7 @@
 //
 // What the library records (trace.hpp): the process's role, context states, task spans, the
 // fast path's counters, faults, and the per-message budget.
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -114,18 +115,49 @@ void state_change(const void *ctx, const char *kind, const char *from, const cha
     flush_counters();
 }
 
-void task_begin(const void *task, std::string_view name, uint64_t conn, uint32_t len) noexcept
+namespace {
+
+// Records `task` as open under a fresh id and returns the id ("" when over budget or off).
+std::string open_task(const void *task, std::string_view name, const char *cat)
 {
     if (!on() || !take_budget())
+        return {};
+    std::string id = detail::next_id();
+    std::lock_guard<std::mutex> g(rec().mu);
+    rec().tasks[task] = detail::recorder::task_entry{id, std::string(name), cat};
+    rec().open_tasks.store(rec().tasks.size(), std::memory_order_relaxed);
+    return id;
+}
+
+} // namespace
+
+void task_begin(const void *task, std::string_view name, uint64_t conn, uint32_t len) noexcept
+{
+    try {
+        if (const std::string id = open_task(task, name, "comch"); !id.empty())
+            event('b', "comch", name, id).arg("conn", conn).arg("len", len).emit();
+    } catch (...) {
+    }
+}
+
+void engine_task_begin(const void *task, std::string_view name, const void *ctx) noexcept
+{
+    try {
+        if (const std::string id = open_task(task, name, "engine"); !id.empty()) {
+            char where[32];
+            std::snprintf(where, sizeof where, "%p", ctx);
+            event('b', "engine", name, id).arg("ctx", std::string_view(where)).emit();
+        }
+    } catch (...) {
+    }
+}
+
+void memory(const char *what, std::string_view detail) noexcept
+{
+    if (!on())
         return;
     try {
-        std::string id = detail::next_id();
-        {
-            std::lock_guard<std::mutex> g(rec().mu);
-            rec().tasks[task] = detail::recorder::task_entry{id, std::string(name)};
-            rec().open_tasks.store(rec().tasks.size(), std::memory_order_relaxed);
-        }
-        event('b', "comch", name, id).arg("conn", conn).arg("len", len).emit();
+        event('i', "memory", what).arg("detail", detail).emit();
     } catch (...) {
     }
 }
@@ -145,7 +177,7 @@ void task_end(const void *task, int status) noexcept
             rec().tasks.erase(it);
             rec().open_tasks.store(rec().tasks.size(), std::memory_order_relaxed);
         }
-        event('e', "comch", e.name, e.id)
+        event('e', e.cat, e.name, e.id)
             .arg("status", status < 0 ? "withdrawn" : softcomch::error_name(int32_t(status)))
             .emit();
     } catch (...) {

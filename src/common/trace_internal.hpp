@@ -36,6 +36,7 @@ struct recorder {
     struct task_entry {
         std::string id;
         std::string name;
+        const char *cat = "comch";
     };
     std::unordered_map<const void *, task_entry> tasks;
     std::atomic<size_t> open_tasks{0};

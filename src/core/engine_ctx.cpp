@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/engine_ctx.hpp"
 
+#include "common/trace.hpp"
 #include "core/buf.hpp"
 #include "core/mmap.hpp"
 
@@ -52,6 +53,7 @@ doca_error_t engine_ctx::submit(doca_task *t)
 {
     t->state_ = task_state::submitted;
     task_submitted();
+    SC_TRACE(softcomch::trace::engine_task_begin(t, task_kind_name(t->kind_), this));
     queue_.push_back(t);
     return DOCA_SUCCESS;
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/mmap.hpp"
 
+#include <cstdio>
 #include <algorithm>
 #include <cstdint>
 
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/device.hpp"
 #include "core/export_desc.hpp"
 
@@ -294,6 +296,12 @@ doca_error_t doca_mmap::export_pci(const doca_dev *dev, softcomch::core::memory_
     *len = exports_.back().desc.size();
     SC_LOG_DBG("doca_mmap_export_pci: %p (%zu bytes, %s) exported for device %s", addr_, len_,
                writable ? "read-write" : "read-only", di.pci_addr().c_str());
+    SC_TRACE({
+        char d[160];
+        std::snprintf(d, sizeof d, "%zu bytes at %p, %s, for %s", len_, addr_,
+                      writable ? "read-write" : "read-only", di.pci_addr().c_str());
+        softcomch::trace::memory("export", d);
+    });
     return DOCA_SUCCESS;
 }
 
@@ -334,6 +342,13 @@ doca_error_t doca_mmap::create_from_export(const union doca_data *user_data, con
     m->state_.start();
     SC_LOG_DBG("%s: %zu bytes at 0x%llx of %s (%s)", func, m->len_, (unsigned long long)info.addr,
                m->remote_->exporter().c_str(), info.function.c_str());
+    SC_TRACE({
+        char d[200];
+        std::snprintf(d, sizeof d, "%zu bytes at 0x%llx exported by %s (%s)", m->len_,
+                      (unsigned long long)info.addr, m->remote_->exporter().c_str(),
+                      info.function.c_str());
+        softcomch::trace::memory("import", d);
+    });
     *out = m.release();
     return DOCA_SUCCESS;
 }

@@ -42,6 +42,48 @@ enum class task_kind : uint8_t {
     sha_partial_hash,             // doca_sha_task_partial_hash
 };
 
+// A task kind's name in traces and logs ("dma memcpy").
+constexpr const char *task_kind_name(task_kind k) noexcept
+{
+    switch (k) {
+    case task_kind::other:
+        return "task";
+    case task_kind::comch_send:
+        return "send";
+    case task_kind::consumer_post_recv:
+        return "consumer post_recv";
+    case task_kind::producer_send:
+        return "producer send";
+    case task_kind::dma_memcpy:
+        return "dma memcpy";
+    case task_kind::sync_event_get:
+        return "sync_event get";
+    case task_kind::sync_event_notify_set:
+        return "sync_event notify_set";
+    case task_kind::sync_event_notify_add:
+        return "sync_event notify_add";
+    case task_kind::sync_event_wait_eq:
+        return "sync_event wait_eq";
+    case task_kind::sync_event_wait_neq:
+        return "sync_event wait_neq";
+    case task_kind::mmap_advise_invalidate_cache:
+        return "mmap_advise invalidate_cache";
+    case task_kind::compress_deflate:
+        return "compress deflate";
+    case task_kind::decompress_deflate:
+        return "decompress deflate";
+    case task_kind::decompress_lz4_stream:
+        return "decompress lz4_stream";
+    case task_kind::decompress_lz4_block:
+        return "decompress lz4_block";
+    case task_kind::sha_hash:
+        return "sha hash";
+    case task_kind::sha_partial_hash:
+        return "sha partial_hash";
+    }
+    return "task";
+}
+
 enum class task_state : uint8_t {
     free,      // in its pool
     allocated, // owned by the program

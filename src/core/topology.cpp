@@ -120,6 +120,13 @@ std::unique_ptr<topology> topology::from_json_text(std::string_view text, const 
 
 std::unique_ptr<topology> topology::from_file(const std::string &path, std::string *error)
 {
+    // A name instead of a path: the built-in machine as that model (docs/topology.md, section 1).
+    if (path == "bluefield-2" || path == "bluefield-3") {
+        std::string text(builtin_text);
+        if (path == "bluefield-2")
+            text.replace(text.find("BlueField-3"), 11, "BlueField-2");
+        return from_json_text(text, "built-in " + path, error);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         int err = errno;

@@ -75,7 +75,8 @@ public:
     // "$.bluefields[0].host[2].pci" for schema errors.
     static std::unique_ptr<topology> from_json_text(std::string_view text,
                                                     const std::string &origin, std::string *error);
-    // Reads `path` (at most 1 MiB) and parses it as above.
+    // Reads `path` (at most 1 MiB) and parses it as above. The names "bluefield-2" and
+    // "bluefield-3" (no file of that name is read) give the built-in machine as that model.
     SOFTCOMCH_API static std::unique_ptr<topology> from_file(const std::string &path,
                                                              std::string *error);
 

@@ -9,6 +9,7 @@
 
 #include "common/error_names.hpp"
 #include "common/log.hpp"
+#include "common/trace.hpp"
 #include "core/device.hpp"
 #include "core/export_desc.hpp"
 #include "core/remote_memory.hpp"
@@ -540,6 +541,8 @@ doca_error_t doca_sync_event::submit(doca_task *t)
 {
     t->state_ = softcomch::core::task_state::submitted;
     task_submitted();
+    SC_TRACE(
+        softcomch::trace::engine_task_begin(t, softcomch::core::task_kind_name(t->kind_), this));
     queue_.push_back(t);
     return DOCA_SUCCESS;
 }

@@ -23,6 +23,7 @@
 
 #include "common/json.hpp"
 #include "common/trace_file.hpp"
+#include "dma_fixture.hpp"
 #include "fastpath_harness.hpp"
 
 using namespace sc_test;
@@ -57,8 +58,9 @@ protected:
         std::filesystem::remove_all(dir_);
     }
 
-    // The file's events, checked line by line and as strict JSON.
-    std::vector<json::value> read_trace()
+    // The file's events, checked line by line and as strict JSON. A process that took a Comch
+    // role is named twice (its program, then the role); one that did not, once.
+    std::vector<json::value> read_trace(size_t names_per_process = 2)
     {
         std::ifstream in(file_, std::ios::binary);
         std::ostringstream s;
@@ -75,8 +77,9 @@ protected:
         size_t names = 0;
         for (const auto &e : events)
             names += e.find("name")->as_string() == "process_name";
-        EXPECT_EQ(names, 2 * r.processes.size());
-        EXPECT_EQ(strict.find("traceEvents")->size(), events.size() - r.processes.size());
+        EXPECT_EQ(names, names_per_process * r.processes.size());
+        EXPECT_EQ(strict.find("traceEvents")->size(),
+                  events.size() - (names_per_process - 1) * r.processes.size());
         names_.clear();
         for (const auto &p : r.processes)
             names_[p.pid] = p.name;
@@ -328,4 +331,75 @@ TEST_F(Trace, FastPathCountersAndConsumerEvents)
     EXPECT_EQ(last_counter(events, srv, "fastpath.rx_messages"), kFastMessages);
     EXPECT_EQ(last_counter(events, srv, "fastpath.rx_bytes"), int64_t(kFastMessages * kFastSize));
     EXPECT_LT(select(events, cli, "C", "fastpath.tx_messages").size(), size_t(kFastMessages));
+}
+
+namespace {
+
+// A process that exports host memory, imports it through the DPU's device and copies it with
+// one DMA task (the dma_copy pattern in one process): 0, or the step that failed.
+int export_import_copy()
+{
+    doca_dev *host = sc_devices::open_dev("b1:00.0");
+    dma_test::context c("03:00.0", 4);
+    if (host == nullptr)
+        return 1;
+    std::vector<uint8_t> mem(8192, 0x5a);
+    doca_mmap *m = nullptr;
+    if (doca_mmap_create(&m) != DOCA_SUCCESS ||
+        doca_mmap_set_memrange(m, mem.data(), mem.size()) != DOCA_SUCCESS ||
+        doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_PCI_READ_WRITE) != DOCA_SUCCESS ||
+        doca_mmap_add_dev(m, host) != DOCA_SUCCESS || doca_mmap_start(m) != DOCA_SUCCESS)
+        return 2;
+    const void *desc = nullptr;
+    size_t len = 0;
+    if (doca_mmap_export_pci(m, host, &desc, &len) != DOCA_SUCCESS)
+        return 3;
+    doca_mmap *remote = nullptr;
+    if (doca_mmap_create_from_export(nullptr, desc, len, c.dev, &remote) != DOCA_SUCCESS)
+        return 4;
+    dma_test::region mine(c.dev, mem.size());
+    doca_buf *rbuf = nullptr;
+    if (doca_buf_inventory_buf_get_by_args(mine.inv, remote, mem.data(), mem.size(), mem.data(),
+                                           mem.size(), &rbuf) != DOCA_SUCCESS)
+        return 5;
+    doca_buf *lbuf = mine.buf(0, mem.size(), 0);
+    if (doca_ctx_start(c.ctx) != DOCA_SUCCESS || c.submit(c.task(rbuf, lbuf)) != DOCA_SUCCESS)
+        return 6;
+    if (!c.progress_until([&] { return !c.done.empty(); }) || c.done[0].status != DOCA_SUCCESS)
+        return 7;
+    if (mine.mem[100] != 0x5a)
+        return 8;
+    (void)doca_ctx_stop(c.ctx);
+    c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; });
+    if (doca_mmap_destroy(remote) != DOCA_SUCCESS || doca_mmap_destroy(m) != DOCA_SUCCESS)
+        return 9;
+    return doca_dev_close(host) == DOCA_SUCCESS ? 0 : 10;
+}
+
+} // namespace
+
+// A DMA task is a span (cat "engine") and an export and its import are instant events (cat
+// "memory"), the import naming the process that exported the memory.
+TEST_F(Trace, DmaTaskSpanAndMemoryCrossingTheLink)
+{
+    const pid_t child = spawn([] { return export_import_copy(); });
+    ASSERT_EQ(wait_child(child, 30000ms), 0);
+    const auto events = read_trace(1);
+    const auto begin = select(events, child, "b", "dma memcpy");
+    const auto end = select(events, child, "e", "dma memcpy");
+    ASSERT_EQ(begin.size(), 1u);
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_EQ(begin[0]->find("cat")->as_string(), "engine");
+    EXPECT_EQ(end[0]->find("args")->find("status")->as_string(), "DOCA_SUCCESS");
+    EXPECT_EQ(begin[0]->find("id")->as_string(), end[0]->find("id")->as_string());
+    EXPECT_LE(ts(begin[0]), ts(end[0]));
+    const auto exported = select(events, child, "i", "export");
+    const auto imported = select(events, child, "i", "import");
+    ASSERT_EQ(exported.size(), 1u);
+    ASSERT_EQ(imported.size(), 1u);
+    EXPECT_EQ(exported[0]->find("cat")->as_string(), "memory");
+    const std::string detail = imported[0]->find("args")->find("detail")->as_string();
+    EXPECT_NE(detail.find("exported by pid " + std::to_string(child)), std::string::npos) << detail;
+    EXPECT_LT(ts(exported[0]), ts(imported[0]));
+    EXPECT_LT(ts(imported[0]), ts(begin[0]));
 }

@@ -348,6 +348,29 @@ TEST(TopologyFile, FromFile)
     std::remove(path.c_str());
 }
 
+// SOFTCOMCH_TOPOLOGY=bluefield-2: the built-in machine as a BlueField-2, with its engines.
+TEST(TopologyFile, NamedBuiltinModels)
+{
+    std::string err;
+    auto bf2 = topology::from_file("bluefield-2", &err);
+    ASSERT_NE(bf2, nullptr) << err;
+    auto bf3 = topology::from_file("bluefield-3", &err);
+    ASSERT_NE(bf3, nullptr) << err;
+    const auto builtin = topology::builtin();
+    EXPECT_EQ(bf2->bluefields()[0]->model_, "BlueField-2");
+    EXPECT_EQ(bf3->bluefields()[0]->model_, "BlueField-3");
+    EXPECT_EQ(bf2->origin(), "built-in bluefield-2");
+    // Same functions as the default machine.
+    EXPECT_EQ(bf2->devices().size(), builtin->devices().size());
+    const auto e2 = engine_caps::of_model(bf2->bluefields()[0]->model_);
+    const auto e3 = engine_caps::of_model(bf3->bluefields()[0]->model_);
+    EXPECT_TRUE(e2.sha && e2.compress_deflate && e2.decompress_deflate && !e2.decompress_lz4);
+    EXPECT_TRUE(!e3.sha && !e3.compress_deflate && e3.decompress_deflate && e3.decompress_lz4);
+    // Any other name is a path.
+    EXPECT_EQ(topology::from_file("bluefield-4", &err), nullptr);
+    EXPECT_NE(err.find("cannot open topology file"), std::string::npos) << err;
+}
+
 // ------------------------------------------------------------------------------------------------
 // file format: each class of error
 // ------------------------------------------------------------------------------------------------
