@@ -91,7 +91,8 @@ TEST_F(CliContractInstalled, LiveProbesAndEntryPoints)
     const json::value &install = *e.find("softcomch")->find("install");
     EXPECT_TRUE(install.find("installed")->as_bool());
     EXPECT_EQ(install.find("prefix")->as_string(), prefix_);
-    for (const char *m : {"doca-common", "doca-comch", "doca-argp"})
+    for (const char *m :
+         {"doca-common", "doca-comch", "doca-argp", "doca-dma", "doca-compress", "doca-sha"})
         for (const auto &l : e.find("libraries")->elements())
             if (l.find("pkg_config_name")->as_string() == m) {
                 EXPECT_TRUE(l.find("installed")->as_bool()) << m;

@@ -147,8 +147,9 @@ TEST_F(CliEnv, DocaEnvSchemaOfTheEmulatedMachine)
             EXPECT_EQ(d.find("pcie_address")->as_string(), "0000:03:00.0");
             EXPECT_EQ(d.find("representor_of")->as_string(), "0000:b1:00.0");
         }
-    // SoftComch's three libraries and the legacy module are listed; not found by pkg-config.
-    for (const char *m : {"doca-common", "doca-comch", "doca-argp", "doca-comm-channel"}) {
+    // SoftComch's libraries and the legacy module are listed; not found by pkg-config.
+    for (const char *m : {"doca-common", "doca-comch", "doca-argp", "doca-dma", "doca-compress",
+                          "doca-sha", "doca-comm-channel"}) {
         const json::value *l = library(doc, m);
         ASSERT_NE(l, nullptr) << m;
         EXPECT_FALSE(l->find("installed")->as_bool()) << m;

@@ -29,15 +29,16 @@ using namespace explain;
 constexpr std::array explain_options{
     option_spec{"call", 0, "FUNCTION",
                 "what the code means when FUNCTION returns it (doca_comch_server_create, "
-                "doca_ctx_start, doca_task_submit, ...); without CODE, every code FUNCTION "
-                "returns"},
+                "doca_ctx_start, doca_task_submit, doca_mmap_create_from_export, "
+                "doca_sha_create, ...); without CODE, every code FUNCTION returns"},
     option_spec{"json", 0, "", "print the explanation as one JSON object"},
 };
 
 constexpr command_usage explain_usage{
     "explain",
     "[CODE] [--call FUNCTION] [--json]",
-    "Explains a DOCA error code as a Comch program meets it: what it means, which layer it comes "
+    "Explains a DOCA error code as a Comch program (and the DMA, sync-event, graph, Compress "
+    "and SHA calls it pairs with) meets it: what it means, which layer it comes "
     "from (lifecycle, argument, permission, capability, resource, transient, connection, "
     "environment, internal), the usual causes and what to do. CODE is a doca_error_t name "
     "(DOCA_ERROR_AGAIN, or just AGAIN) or its value (5). With --call, the causes are those of "
@@ -48,6 +49,7 @@ constexpr command_usage explain_usage{
     "  softcomch explain DOCA_ERROR_BAD_STATE\n"
     "  softcomch explain AGAIN --call doca_task_submit\n"
     "  softcomch explain --call doca_comch_server_create\n"
+    "  softcomch explain NOT_PERMITTED --call doca_mmap_create_from_export\n"
     "\n"
     "Exit status:\n"
     "  0  explained\n"
@@ -269,8 +271,10 @@ int cmd_explain(arg_list args)
                 names.push_back(c.name);
             return unknown("function", *fn, names,
                            "the functions of doca_comch.h, doca_comch_consumer.h, "
-                           "doca_comch_producer.h, doca_comch_msgq.h and the DOCA Core calls "
-                           "Comch programs use");
+                           "doca_comch_producer.h, doca_comch_msgq.h, the DOCA Core calls "
+                           "Comch programs use, and the main calls of doca_dma.h, doca_mmap.h "
+                           "(export and import), doca_sync_event.h, doca_graph.h, "
+                           "doca_compress.h and doca_sha.h");
         }
     }
 

@@ -40,7 +40,8 @@ void check_pkg_config(report &r, const std::string &libdir)
     std::vector<std::string> missing, foreign;
     std::string flavour;
     json::value modules = json::value::object();
-    for (const char *module : {"doca-comch", "doca-common", "doca-argp"}) {
+    for (const char *module :
+         {"doca-comch", "doca-common", "doca-argp", "doca-dma", "doca-compress", "doca-sha"}) {
         const auto [status, dir] =
             capture(std::string("pkg-config --variable=pcfiledir ") + module + " 2>/dev/null");
         modules.set(module, status == 0 ? json::value(dir) : json::value());

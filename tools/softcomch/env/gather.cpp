@@ -28,11 +28,12 @@ bool exists(const std::string &p)
     return ::access(p.c_str(), F_OK) == 0;
 }
 
-// The modules `libraries` lists: SoftComch's three, every module of the DOCA install, and the
+// The modules `libraries` lists: SoftComch's own, every module of the DOCA install, and the
 // legacy Comm Channel module (reported even when absent: its presence is a hazard).
 std::vector<std::string> module_names(const report &r)
 {
-    std::vector<std::string> names{"doca-common", "doca-comch", "doca-argp"};
+    std::vector<std::string> names{"doca-common", "doca-comch",    "doca-argp",
+                                   "doca-dma",    "doca-compress", "doca-sha"};
     for (const auto &m : r.doca.modules)
         if (std::find(names.begin(), names.end(), m) == names.end())
             names.push_back(m);

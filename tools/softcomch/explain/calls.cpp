@@ -81,6 +81,7 @@ const std::vector<call_entry> &calls()
         add_comch_calls(t);
         add_fastpath_calls(t);
         add_core_calls(t);
+        add_engine_calls(t);
         return t;
     }();
     return table;

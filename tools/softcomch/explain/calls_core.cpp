@@ -94,8 +94,13 @@ call_entry submit(std::string name, bool validates)
                     "completion or error callback",
         {{DOCA_ERROR_INVALID_VALUE, "the task is NULL, free (not allocated) or already submitted",
           "submit each allocated task once; reuse it only after its callback", origin::both},
-         {DOCA_ERROR_BAD_STATE, "the task's context is not RUNNING",
-          "submit while RUNNING; tasks of a stopping context are not accepted", origin::both},
+         {DOCA_ERROR_BAD_STATE,
+          "the task's context is not RUNNING; a DMA, compress or SHA context also stops by "
+          "itself after one of its tasks failed (the failed task's error callback first)",
+          "submit while RUNNING; tasks of a stopping context are not accepted. After a failed "
+          "engine task, read its status (doca_task_get_status), fix the cause and start the "
+          "context again once it is IDLE",
+          origin::both},
          {DOCA_ERROR_NOT_CONNECTED,
           "a control-path send or a consumer's receive whose connection is closed",
           "stop using the connection after its disconnect", origin::softcomch},
@@ -111,11 +116,31 @@ call_entry submit(std::string name, bool validates)
           "send only to ids from the new-consumer event, and stop at its "
           "expired-consumer event",
           origin::softcomch}}};
-    if (validates)
+    if (validates) {
         e.rows.push_back({DOCA_ERROR_INVALID_VALUE,
-                          "the task's parameters are invalid (connection, buffer, length, "
-                          "consumer id, immediate data larger than the consumer accepts)",
-                          "fix the task's parameters before submitting", origin::softcomch});
+                          "the task's parameters are invalid (Comch: connection, buffer, length, "
+                          "consumer id, immediate data larger than the consumer accepts; DMA, "
+                          "compress, SHA: a released buffer, an empty source, a destination too "
+                          "small, a chained list or a size over the device's limits, a partial "
+                          "hash segment that is not a multiple of the block size; sync event: "
+                          "a wait mask that is not 0 or 1, 2, 4 or 8 consecutive 0xff bytes)",
+                          "fix the task's parameters before submitting (the SDK error line says "
+                          "which)",
+                          origin::softcomch});
+        e.rows.push_back({DOCA_ERROR_NOT_PERMITTED,
+                          "DMA, compress, SHA: a buffer of an mmap the context's device was not "
+                          "added to (or not started), or a destination whose mmap is read-only "
+                          "(locally, or another process's memory exported "
+                          "DOCA_ACCESS_FLAG_PCI_READ_ONLY)",
+                          "doca_mmap_add_dev with the context's device before doca_mmap_start; "
+                          "give the destination's mmap write access",
+                          origin::softcomch});
+        e.rows.push_back({DOCA_ERROR_NOT_SUPPORTED,
+                          "compress, SHA: a buffer of an mmap created from another process's "
+                          "export (only DMA works on another process's memory in this "
+                          "emulation)",
+                          "DMA the data into local memory first", origin::softcomch});
+    }
     return e;
 }
 
@@ -134,13 +159,45 @@ call_entry task_status()
               "stopped taking completions",
               "the connection is gone: free the task; the disconnect handling follows",
               origin::softcomch},
-             {DOCA_ERROR_SHUTDOWN, "a posted receive flushed because its consumer stopped",
-              "expected during a stop: free the task", origin::softcomch},
+             {DOCA_ERROR_SHUTDOWN,
+              "a posted receive flushed because its consumer stopped; a DMA, compress, SHA or "
+              "sync event task still queued when its context stopped (doca_ctx_stop, or the stop "
+              "an engine context makes by itself after a failed task)",
+              "expected during a stop: free the task. After a failed engine task, the task that "
+              "failed is the one with another status",
+              origin::softcomch},
              {DOCA_ERROR_TOO_BIG,
               "a producer send larger than the buffer the consumer posted (the buffer stays "
               "posted)",
               "post buffers as large as the largest message", origin::softcomch},
-             {DOCA_ERROR_INVALID_VALUE, "task is NULL or freed", "", origin::both}}};
+             {DOCA_ERROR_INVALID_VALUE, "task is NULL or freed", "", origin::both},
+             {DOCA_ERROR_INVALID_VALUE,
+              "a DMA, compress or SHA task that could not be executed at its turn (its context "
+              "stops after it): a released buffer, an empty source, a destination too small, a "
+              "chained list or a size over the device's limits, an access outside an imported "
+              "range; compress: input that does not decode; SHA: a partial segment before the "
+              "final one that is not a multiple of the block size. Or a sync event's wait task "
+              "whose mask is not 0 or 1, 2, 4 or 8 consecutive 0xff bytes",
+              "doca_task_try_submit makes the buffer checks at submission; the SDK log (INFO) "
+              "gives the reason",
+              origin::both},
+             {DOCA_ERROR_NOT_PERMITTED,
+              "DMA, compress, SHA: a buffer of an mmap the context's device was not added to (or "
+              "not started), or a destination without write access; DMA on an imported mmap, "
+              "or a task of an imported sync event: the exporter revoked the export (stopped or "
+              "destroyed the mmap, destroyed the event), or this process may not reach the "
+              "exporting process",
+              "doca_mmap_add_dev before doca_mmap_start; keep exported objects alive while the "
+              "other side uses them",
+              origin::both},
+             {DOCA_ERROR_NOT_FOUND,
+              "DMA on an imported mmap, or a task of an imported sync event: the exporting "
+              "process has exited",
+              "the other side is gone: stop using what it exported", origin::softcomch},
+             {DOCA_ERROR_NOT_SUPPORTED,
+              "compress, SHA: a buffer of an mmap created from another process's export (only "
+              "DMA works on another process's memory in this emulation)",
+              "DMA the data into local memory first", origin::softcomch}}};
 }
 
 } // namespace
@@ -158,12 +215,13 @@ void add_core_calls(std::vector<call_entry> &out)
           {DOCA_ERROR_BAD_STATE, "the context is not IDLE", "connect before doca_ctx_start",
            origin::softcomch},
           bad_handle()}});
-    out.push_back({"doca_pe_destroy",
-                   "doca_error_t",
-                   "destroys a progress engine",
-                   {{DOCA_ERROR_IN_USE, "contexts are still connected to it",
-                     "destroy the contexts (after they reached IDLE) first", origin::both},
-                    bad_handle()}});
+    out.push_back(
+        {"doca_pe_destroy",
+         "doca_error_t",
+         "destroys a progress engine",
+         {{DOCA_ERROR_IN_USE, "contexts are still connected to it, or graphs exist on it",
+           "destroy the contexts (after they reached IDLE) and the graphs first", origin::both},
+          bad_handle()}});
     out.push_back(no_status("doca_pe_progress", "uint8_t",
                             "runs callbacks; 1 if it did some work. Every Comch callback runs "
                             "inside it: a program that does not call it sees nothing happen"));

@@ -2,9 +2,11 @@
 //
 // softcomch explain (cmd_explain.cpp): what a doca_error_t means to a Comch program, in general
 // (codes.cpp: every value of include/doca_error.h) and for one call (calls_*.cpp: every function
-// of include/doca_comch*.h, plus the DOCA Core calls Comch programs get Comch errors from). The
-// per-call rows follow DOCA's documentation (shared spec, doca-api.md section 4.6, and the
-// headers) and SoftComch's own code paths (src/capi/comch, src/comch); each row says which.
+// of include/doca_comch*.h, the DOCA Core calls Comch programs get Comch errors from, and the
+// calls of DMA, memory exports, sync events, graphs, Compress and SHA that programs pair with
+// Comch). The per-call rows follow DOCA's documentation (shared spec, doca-api.md section 4.6,
+// and the headers) and SoftComch's own code paths (src/capi, src/comch, src/core and the
+// engines); each row says which.
 #pragma once
 
 #include <doca_error.h>
@@ -68,6 +70,7 @@ const call_entry *find_call(std::string_view name);
 void add_comch_calls(std::vector<call_entry> &out);    // calls_comch.cpp
 void add_fastpath_calls(std::vector<call_entry> &out); // calls_fastpath.cpp
 void add_core_calls(std::vector<call_entry> &out);     // calls_core.cpp
+void add_engine_calls(std::vector<call_entry> &out);   // calls_engines.cpp
 
 // Rows many calls share.
 call_row bad_handle();                       // INVALID_VALUE: NULL / destroyed / foreign
