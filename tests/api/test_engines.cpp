@@ -223,8 +223,8 @@ TEST(Compress, CapabilitiesFollowTheBlueFieldModel)
               DOCA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(doca_sha_cap_task_partial_hash_get_supported(bf2.info(), DOCA_SHA_ALGORITHM_SHA512),
               DOCA_SUCCESS);
-    EXPECT_EQ(doca_sha_cap_task_hash_get_supported(bf2.info(), doca_sha_algorithm(7)),
-              DOCA_ERROR_INVALID_VALUE);
+    // Algorithms outside the enum: tests/api/test_headers_c.c (C can pass any int; C++ cannot form
+    // such a value).
 }
 
 TEST(Compress, DeflateRoundTripWithZlibChecksumsOverSeveralProgressCalls)
@@ -509,8 +509,6 @@ TEST(Sha, RefusalsAreTheDocumentedCodes)
     doca_buf *dst = r.mem->buf(4096, 16, 0); // too small for SHA-256
     union doca_data ud {};
     doca_sha_task_hash *t = nullptr;
-    EXPECT_EQ(doca_sha_task_hash_alloc_init(r.sha, doca_sha_algorithm(9), src, dst, ud, &t),
-              DOCA_ERROR_INVALID_VALUE);
     ASSERT_EQ(doca_sha_task_hash_alloc_init(r.sha, DOCA_SHA_ALGORITHM_SHA256, src, dst, ud, &t),
               DOCA_SUCCESS);
     doca_sha_task_hash *t2 = nullptr, *t3 = nullptr;

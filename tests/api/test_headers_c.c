@@ -16,6 +16,7 @@
 #include <doca_buf_inventory.h>
 #include <doca_comch.h>
 #include <doca_compat.h>
+#include <doca_compress.h>
 #include <doca_config.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
@@ -26,6 +27,7 @@
 #include <doca_mmap.h>
 #include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_sha.h>
 #include <doca_sync_event.h>
 #include <doca_types.h>
 #include <doca_version.h>
@@ -34,6 +36,7 @@
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
 #include <doca_comch.h>
+#include <doca_compress.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_dma.h>
@@ -43,6 +46,7 @@
 #include <doca_mmap.h>
 #include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_sha.h>
 #include <doca_sync_event.h>
 #include <doca_types.h>
 #include <doca_version.h>
@@ -359,6 +363,25 @@ int main(void)
             CHECK(doca_pe_set_event_mode(pe, (enum doca_pe_event_mode)unknown_modes[i]) ==
                   DOCA_ERROR_INVALID_VALUE);
         CHECK(doca_pe_destroy(pe) == DOCA_SUCCESS);
+    }
+    {
+        /* SHA algorithms outside the enum: refused before the model's engine is asked. */
+        const int unknown_algorithms[] = {3, 7, -1, 1000};
+        struct doca_dev *dev = open_dev("03:00.0");
+        uint32_t size = 0;
+        size_t i;
+
+        CHECK(dev != NULL);
+        for (i = 0; dev && i < sizeof(unknown_algorithms) / sizeof(unknown_algorithms[0]); ++i) {
+            const enum doca_sha_algorithm alg = (enum doca_sha_algorithm)unknown_algorithms[i];
+
+            CHECK(doca_sha_cap_task_hash_get_supported(doca_dev_as_devinfo(dev), alg) ==
+                  DOCA_ERROR_INVALID_VALUE);
+            CHECK(doca_sha_cap_get_min_dst_buf_size(doca_dev_as_devinfo(dev), alg, &size) ==
+                  DOCA_ERROR_INVALID_VALUE);
+        }
+        if (dev)
+            CHECK(doca_dev_close(dev) == DOCA_SUCCESS);
     }
 
     /* A server and a client, in C: connect, one message, unknown counters, stop. */

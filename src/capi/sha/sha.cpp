@@ -3,6 +3,8 @@
 // C API of doca_sha.h (libdoca_sha): argument checks and delegation only.
 #include <doca_sha.h>
 
+#include <cstring>
+
 #include "capi/handle.hpp"
 #include "core/buf.hpp"
 #include "core/device.hpp"
@@ -19,9 +21,20 @@ SC_HANDLE(doca_sha_task_partial_hash, "a valid", "freed, foreign, or a task of a
 
 namespace {
 
-bool valid_alg(doca_sha_algorithm alg) noexcept
+// The raw value of an algorithm argument: a C caller may pass any int, which is not a valid C++
+// value of the enum (read without loading the enum, as doca_pe_set_event_mode does).
+int raw(const doca_sha_algorithm &alg) noexcept
 {
-    return sha::digest_len(alg) != 0;
+    int v;
+    std::memcpy(&v, &alg, sizeof v);
+    return v;
+}
+
+bool valid_alg(const doca_sha_algorithm &alg) noexcept
+{
+    const int v = raw(alg);
+    return v == DOCA_SHA_ALGORITHM_SHA1 || v == DOCA_SHA_ALGORITHM_SHA256 ||
+           v == DOCA_SHA_ALGORITHM_SHA512;
 }
 
 // The capability shape: a devinfo, an algorithm when the query has one, the engine on the
@@ -34,7 +47,7 @@ doca_error_t cap(const char *func, const doca_devinfo *devinfo, const doca_sha_a
         SC_REQUIRE(devinfo);
         if (alg && !valid_alg(*alg))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), int(*alg));
+                      api_function(), raw(*alg));
         if (out == nullptr && !std::is_same_v<Out, void>)
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: the output pointer is NULL", api_function());
         if (!devinfo->engines().sha)
@@ -177,7 +190,7 @@ doca_error_t doca_sha_task_hash_alloc_init(struct doca_sha *sha, enum doca_sha_a
         SC_CHECK_NOT_NULL(task);
         if (!valid_alg(algorithm))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), int(algorithm));
+                      api_function(), raw(algorithm));
         return sha->hash_alloc(algorithm, src_buf, dst_buf, user_data, task);
     });
 }
@@ -193,7 +206,7 @@ doca_error_t doca_sha_task_partial_hash_alloc_init(
         SC_CHECK_NOT_NULL(task);
         if (!valid_alg(algorithm))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), int(algorithm));
+                      api_function(), raw(algorithm));
         return sha->partial_alloc(algorithm, src_buf, dst_buf, user_data, task);
     });
 }
@@ -233,7 +246,7 @@ doca_error_t doca_sha_task_hash_set_algorithm(struct doca_sha_task_hash *task,
     return set(__func__, task, [&](doca_sha_task_hash &t) -> doca_error_t {
         if (!valid_alg(algorithm))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), int(algorithm));
+                      api_function(), raw(algorithm));
         t.alg_ = algorithm;
         return DOCA_SUCCESS;
     });
@@ -297,7 +310,7 @@ doca_error_t doca_sha_task_partial_hash_set_algorithm(struct doca_sha_task_parti
     return set_outside_session(__func__, task, [&](doca_sha_task_partial_hash &t) -> doca_error_t {
         if (!valid_alg(algorithm))
             SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), int(algorithm));
+                      api_function(), raw(algorithm));
         t.alg_ = algorithm;
         return DOCA_SUCCESS;
     });
