@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-run}
 shift || true
 all_targets=(fuzz_wire fuzz_segment_header fuzz_fast_channel fuzz_endpoint_info fuzz_json
-  fuzz_topology fuzz_api fuzz_export_desc)
+  fuzz_topology fuzz_api fuzz_export_desc fuzz_lz4)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
