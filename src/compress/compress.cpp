@@ -183,10 +183,7 @@ SC_COMPRESS_INSTANTIATE(doca_compress_task_decompress_lz4_block);
 doca_error_t doca_compress::check(const doca_task &t, const char **why) const noexcept
 {
     const task_fields &f = fields_of(const_cast<doca_task &>(t));
-    if (doca_error_t rc = softcomch::core::check_local_buf(f.src_, dev_, false, why);
-        rc != DOCA_SUCCESS)
-        return rc;
-    if (doca_error_t rc = softcomch::core::check_local_buf(f.dst_, dev_, true, why);
+    if (doca_error_t rc = softcomch::core::check_src_dst(f.src_, f.dst_, dev_, why);
         rc != DOCA_SUCCESS)
         return rc;
     if (f.src_->data_len() == 0) {
@@ -200,16 +197,6 @@ doca_error_t doca_compress::check(const doca_task &t, const char **why) const no
         return DOCA_ERROR_INVALID_VALUE;
     }
     return DOCA_SUCCESS;
-}
-
-doca_error_t doca_compress::validate(const doca_task *t) const
-{
-    const char *why = nullptr;
-    const doca_error_t rc = check(*t, &why);
-    if (rc != DOCA_SUCCESS)
-        SC_LOG_ERR("doca_task_try_submit: invalid %s task: %s",
-                   softcomch::compress::kind_text(t->kind_), why);
-    return rc;
 }
 
 void doca_compress::free_task(doca_task *t)

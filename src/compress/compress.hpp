@@ -83,7 +83,6 @@ struct SOFTCOMCH_API doca_compress final : softcomch::core::engine_ctx {
     doca_error_t alloc(const doca_buf *src, doca_buf *dst, union doca_data user_data, Kind **task,
                        const char *func);
 
-    SOFTCOMCH_LOCAL doca_error_t validate(const doca_task *task) const override;
     SOFTCOMCH_LOCAL void free_task(doca_task *task) override;
 
 private:
@@ -91,6 +90,11 @@ private:
     SOFTCOMCH_LOCAL explicit doca_compress(doca_dev *dev) noexcept;
     SOFTCOMCH_LOCAL unsigned execute() override;
     SOFTCOMCH_LOCAL void reset_cursor() noexcept override;
+    SOFTCOMCH_LOCAL doca_error_t check_task(const doca_task &task, const char **why, char *,
+                                            size_t) const noexcept override
+    {
+        return check(task, why);
+    }
     // The buffer checks of any task: DOCA_SUCCESS or the failure status and *why.
     SOFTCOMCH_LOCAL doca_error_t check(const doca_task &task, const char **why) const noexcept;
     // One step of a deflate task (the whole of an LZ4 task): DOCA_ERROR_IN_PROGRESS while more

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/engine_ctx.hpp"
 
+#include "common/log.hpp"
 #include "common/trace.hpp"
 #include "core/buf.hpp"
 #include "core/mmap.hpp"
@@ -56,6 +57,24 @@ doca_error_t engine_ctx::submit(doca_task *t)
     SC_TRACE(softcomch::trace::engine_task_begin(t, task_kind_name(t->kind_), this));
     queue_.push_back(t);
     return DOCA_SUCCESS;
+}
+
+doca_error_t engine_ctx::validate(const doca_task *t) const
+{
+    char buf[192];
+    const char *why = nullptr;
+    const doca_error_t rc = check_task(*t, &why, buf, sizeof buf);
+    if (rc != DOCA_SUCCESS)
+        SC_LOG_ERR("doca_task_try_submit: invalid %s task: %s", task_kind_name(t->kind_), why);
+    return rc;
+}
+
+doca_error_t check_src_dst(const doca_buf *src, const doca_buf *dst, const doca_dev *dev,
+                           const char **why) noexcept
+{
+    if (doca_error_t rc = check_local_buf(src, dev, false, why); rc != DOCA_SUCCESS)
+        return rc;
+    return check_local_buf(dst, dev, true, why);
 }
 
 unsigned engine_ctx::poll()

@@ -33,13 +33,18 @@ size_t tail_room(const doca_buf &b) noexcept;
 // written. DOCA_SUCCESS, or the task's failure status with the reason in *why (static text).
 doca_error_t check_local_buf(const doca_buf *b, const doca_dev *dev, bool write,
                              const char **why) noexcept;
+// Both buffers of a task that reads `src` and writes after the data of `dst`.
+doca_error_t check_src_dst(const doca_buf *src, const doca_buf *dst, const doca_dev *dev,
+                           const char **why) noexcept;
 
 class engine_ctx : public doca_ctx {
 public:
     using doca_ctx::doca_ctx;
 
-    // doca_ctx's hooks.
+    // doca_ctx's hooks. validate (doca_task_try_submit): check_task(), and one line naming the
+    // task's kind and why it would fail.
     doca_error_t submit(doca_task *task) override;
+    doca_error_t validate(const doca_task *task) const override;
     unsigned poll() override;
     arm_result try_arm() override;
 
@@ -47,6 +52,10 @@ protected:
     // Works on the first queued task (never empty, never abandoned); returns the work done (1 if
     // anything happened). Ends the task with finish_front().
     virtual unsigned execute() = 0;
+    // Whether `task` could be executed now: DOCA_SUCCESS, or the status it would fail with and in
+    // *why the reason (static text, or formatted into `buf`).
+    virtual doca_error_t check_task(const doca_task &task, const char **why, char *buf,
+                                    size_t buf_len) const noexcept = 0;
     // Forgets the progress of the task being worked on (it was flushed or finished).
     virtual void reset_cursor() noexcept {}
     // Pops the first task and completes it with `status`; any status but DOCA_SUCCESS stops the

@@ -142,17 +142,6 @@ doca_error_t doca_dma::check(const doca_dma_task_memcpy &task, const char **why,
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_dma::validate(const doca_task *t) const
-{
-    char buf[192];
-    const char *why = nullptr;
-    const doca_error_t rc =
-        check(*static_cast<const doca_dma_task_memcpy *>(t), &why, buf, sizeof buf);
-    if (rc != DOCA_SUCCESS)
-        SC_LOG_ERR("doca_task_try_submit: invalid DMA memcpy task: %s", why);
-    return rc;
-}
-
 void doca_dma::free_task(doca_task *t)
 {
     memcpy_tasks_.release(static_cast<doca_dma_task_memcpy *>(t));

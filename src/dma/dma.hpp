@@ -76,7 +76,6 @@ struct SOFTCOMCH_API doca_dma final : softcomch::core::engine_ctx {
                                        char *buf, size_t buf_len) const noexcept;
 
     // The context's hooks (doca_ctx), called through its vtable only.
-    SOFTCOMCH_LOCAL doca_error_t validate(const doca_task *task) const override;
     SOFTCOMCH_LOCAL void free_task(doca_task *task) override;
 
 private:
@@ -84,6 +83,11 @@ private:
     // Copies the next slice of the queue's first task; completes it when it is done.
     SOFTCOMCH_LOCAL unsigned execute() override;
     void reset_cursor() noexcept override { cur_ = cursor{}; }
+    SOFTCOMCH_LOCAL doca_error_t check_task(const doca_task &task, const char **why, char *buf,
+                                            size_t buf_len) const noexcept override
+    {
+        return check(static_cast<const doca_dma_task_memcpy &>(task), why, buf, buf_len);
+    }
     // The first task's copy, which may span several polls: where it stands.
     struct cursor {
         const doca_buf *src = nullptr; // element being read

@@ -87,16 +87,6 @@ doca_error_t doca_mmap_advise::check(const doca_mmap_advise_task_invalidate_cach
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_mmap_advise::validate(const doca_task *t) const
-{
-    const char *why = nullptr;
-    const doca_error_t rc =
-        check(*static_cast<const doca_mmap_advise_task_invalidate_cache *>(t), &why);
-    if (rc != DOCA_SUCCESS)
-        SC_LOG_ERR("doca_task_try_submit: invalid cache invalidation task: %s", why);
-    return rc;
-}
-
 void doca_mmap_advise::free_task(doca_task *t)
 {
     tasks_.release(static_cast<doca_mmap_advise_task_invalidate_cache *>(t));

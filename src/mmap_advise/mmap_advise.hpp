@@ -54,12 +54,16 @@ struct SOFTCOMCH_API doca_mmap_advise final : softcomch::core::engine_ctx {
     doca_error_t task_invalidate_cache_alloc_init(doca_buf *buf, union doca_data user_data,
                                                   doca_mmap_advise_task_invalidate_cache **task);
 
-    SOFTCOMCH_LOCAL doca_error_t validate(const doca_task *task) const override;
     SOFTCOMCH_LOCAL void free_task(doca_task *task) override;
 
 private:
     SOFTCOMCH_LOCAL explicit doca_mmap_advise(doca_dev *dev) noexcept;
     SOFTCOMCH_LOCAL unsigned execute() override;
+    SOFTCOMCH_LOCAL doca_error_t check_task(const doca_task &task, const char **why, char *,
+                                            size_t) const noexcept override
+    {
+        return check(static_cast<const doca_mmap_advise_task_invalidate_cache &>(task), why);
+    }
     // DOCA_SUCCESS, or the status the task fails with and the reason in *why (static text).
     SOFTCOMCH_LOCAL doca_error_t check(const doca_mmap_advise_task_invalidate_cache &task,
                                        const char **why) const noexcept;

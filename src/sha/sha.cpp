@@ -157,52 +157,50 @@ doca_error_t doca_sha::partial_set_conf(doca_sha_task_partial_hash_completion_cb
         "doca_sha_cap_get_max_num_tasks");
 }
 
-doca_error_t doca_sha::hash_alloc(doca_sha_algorithm alg, const doca_buf *src, doca_buf *dst,
-                                  union doca_data user_data, doca_sha_task_hash **task)
+template <typename T>
+doca_error_t doca_sha::alloc(softcomch::core::task_set<T> &pool, const char *func,
+                             const char *conf_fn, doca_sha_algorithm alg, const doca_buf *src,
+                             doca_buf *dst, union doca_data user_data, T **task)
 {
-    const char *func = "doca_sha_task_hash_alloc_init";
     if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
         return rc;
-    doca_sha_task_hash *t = nullptr;
-    if (doca_error_t rc = hash_tasks_.take(func, "doca_sha_task_hash_set_conf", &t);
-        rc != DOCA_SUCCESS)
+    T *t = nullptr;
+    if (doca_error_t rc = pool.take(func, conf_fn, &t); rc != DOCA_SUCCESS)
         return rc;
     t->alg_ = alg;
     t->src_ = src;
     t->dst_ = dst;
+    t->done_ = 0;
     t->user_data_ = user_data;
     *task = t;
     return DOCA_SUCCESS;
+}
+
+doca_error_t doca_sha::hash_alloc(doca_sha_algorithm alg, const doca_buf *src, doca_buf *dst,
+                                  union doca_data user_data, doca_sha_task_hash **task)
+{
+    return alloc(hash_tasks_, "doca_sha_task_hash_alloc_init", "doca_sha_task_hash_set_conf", alg,
+                 src, dst, user_data, task);
 }
 
 doca_error_t doca_sha::partial_alloc(doca_sha_algorithm alg, const doca_buf *src, doca_buf *dst,
                                      union doca_data user_data, doca_sha_task_partial_hash **task)
 {
-    const char *func = "doca_sha_task_partial_hash_alloc_init";
-    if (doca_error_t rc = require_running(func); rc != DOCA_SUCCESS)
-        return rc;
-    doca_sha_task_partial_hash *t = nullptr;
-    if (doca_error_t rc = partial_tasks_.take(func, "doca_sha_task_partial_hash_set_conf", &t);
-        rc != DOCA_SUCCESS)
-        return rc;
-    t->alg_ = alg;
-    t->src_ = src;
-    t->dst_ = dst;
-    t->user_data_ = user_data;
-    t->session_.reset();
-    t->is_final_ = false;
-    t->has_result_ = false;
-    *task = t;
-    return DOCA_SUCCESS;
+    const doca_error_t rc =
+        alloc(partial_tasks_, "doca_sha_task_partial_hash_alloc_init",
+              "doca_sha_task_partial_hash_set_conf", alg, src, dst, user_data, task);
+    if (rc == DOCA_SUCCESS) {
+        (*task)->session_.reset();
+        (*task)->is_final_ = false;
+        (*task)->has_result_ = false;
+    }
+    return rc;
 }
 
 doca_error_t doca_sha::check(const doca_task &t, const char **why) const noexcept
 {
     const auto &f = fields_of(const_cast<doca_task &>(t));
-    if (doca_error_t rc = softcomch::core::check_local_buf(f.src_, dev_, false, why);
-        rc != DOCA_SUCCESS)
-        return rc;
-    if (doca_error_t rc = softcomch::core::check_local_buf(f.dst_, dev_, true, why);
+    if (doca_error_t rc = softcomch::core::check_src_dst(f.src_, f.dst_, dev_, why);
         rc != DOCA_SUCCESS)
         return rc;
     if (f.src_->data_len() > softcomch::sha::k_max_src_buf_size) {
@@ -225,15 +223,6 @@ doca_error_t doca_sha::check(const doca_task &t, const char **why) const noexcep
         return DOCA_ERROR_INVALID_VALUE;
     }
     return DOCA_SUCCESS;
-}
-
-doca_error_t doca_sha::validate(const doca_task *t) const
-{
-    const char *why = nullptr;
-    const doca_error_t rc = check(*t, &why);
-    if (rc != DOCA_SUCCESS)
-        SC_LOG_ERR("doca_task_try_submit: invalid SHA task: %s", why);
-    return rc;
 }
 
 void doca_sha::free_task(doca_task *t)

@@ -92,16 +92,26 @@ struct SOFTCOMCH_API doca_sha final : softcomch::core::engine_ctx {
     doca_error_t partial_alloc(doca_sha_algorithm alg, const doca_buf *src, doca_buf *dst,
                                union doca_data user_data, doca_sha_task_partial_hash **task);
 
-    SOFTCOMCH_LOCAL doca_error_t validate(const doca_task *task) const override;
     SOFTCOMCH_LOCAL void free_task(doca_task *task) override;
 
 private:
     SOFTCOMCH_LOCAL explicit doca_sha(doca_dev *dev) noexcept;
     SOFTCOMCH_LOCAL unsigned execute() override;
     SOFTCOMCH_LOCAL void reset_cursor() noexcept override;
+    SOFTCOMCH_LOCAL doca_error_t check_task(const doca_task &task, const char **why, char *,
+                                            size_t) const noexcept override
+    {
+        return check(task, why);
+    }
     SOFTCOMCH_LOCAL doca_error_t check(const doca_task &task, const char **why) const noexcept;
     // One slice of the front task: IN_PROGRESS while more polls are needed, else its status.
     SOFTCOMCH_LOCAL doca_error_t step(doca_task &task, const char **why) noexcept;
+    // The *_alloc_init shape of both kinds: RUNNING, a task of `pool`, its fields.
+    template <typename T>
+    SOFTCOMCH_LOCAL doca_error_t alloc(softcomch::core::task_set<T> &pool, const char *func,
+                                       const char *conf_fn, doca_sha_algorithm alg,
+                                       const doca_buf *src, doca_buf *dst,
+                                       union doca_data user_data, T **task);
     // Pool sizes from log2, checked against the cap (both kinds together).
     SOFTCOMCH_LOCAL doca_error_t pool_size(uint8_t log_num, uint32_t other, const char *func,
                                            uint32_t *num) const noexcept;

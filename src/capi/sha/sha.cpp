@@ -84,6 +84,44 @@ doca_error_t set_outside_session(const char *func, doca_sha_task_partial_hash *t
     });
 }
 
+// The *_alloc_init shape of both kinds: the handles, the algorithm, then `alloc`.
+template <typename Task, typename Alloc>
+doca_error_t alloc_init(const char *func, doca_sha *sha, doca_sha_algorithm algorithm,
+                        const doca_buf *src_buf, doca_buf *dst_buf, Task **task, Alloc &&alloc)
+{
+    return guard(func, [&]() -> doca_error_t {
+        SC_REQUIRE(sha);
+        SC_REQUIRE(src_buf);
+        SC_REQUIRE(dst_buf);
+        SC_CHECK_NOT_NULL(task);
+        if (!valid_alg(algorithm))
+            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
+                      api_function(), raw(algorithm));
+        return alloc();
+    });
+}
+
+// set_src of either kind (allowed between the segments of a partial hash).
+template <typename Task>
+doca_error_t set_src(const char *func, Task *task, const doca_buf *src_buf) noexcept
+{
+    return set(func, task, [&](Task &t) -> doca_error_t {
+        SC_REQUIRE(src_buf);
+        t.src_ = src_buf;
+        return DOCA_SUCCESS;
+    });
+}
+
+// set_algorithm of either kind, once `check` (the kind's own state rule) allowed it.
+template <typename Task> doca_error_t set_algorithm(Task &t, doca_sha_algorithm algorithm) noexcept
+{
+    if (!valid_alg(algorithm))
+        SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
+                  api_function(), raw(algorithm));
+    t.alg_ = algorithm;
+    return DOCA_SUCCESS;
+}
+
 } // namespace
 
 } // namespace softcomch::capi
@@ -183,14 +221,7 @@ doca_error_t doca_sha_task_hash_alloc_init(struct doca_sha *sha, enum doca_sha_a
                                            union doca_data user_data,
                                            struct doca_sha_task_hash **task)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(sha);
-        SC_REQUIRE(src_buf);
-        SC_REQUIRE(dst_buf);
-        SC_CHECK_NOT_NULL(task);
-        if (!valid_alg(algorithm))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), raw(algorithm));
+    return alloc_init(__func__, sha, algorithm, src_buf, dst_buf, task, [&] {
         return sha->hash_alloc(algorithm, src_buf, dst_buf, user_data, task);
     });
 }
@@ -199,14 +230,7 @@ doca_error_t doca_sha_task_partial_hash_alloc_init(
     struct doca_sha *sha, enum doca_sha_algorithm algorithm, struct doca_buf const *src_buf,
     struct doca_buf *dst_buf, union doca_data user_data, struct doca_sha_task_partial_hash **task)
 {
-    return guard(__func__, [&]() -> doca_error_t {
-        SC_REQUIRE(sha);
-        SC_REQUIRE(src_buf);
-        SC_REQUIRE(dst_buf);
-        SC_CHECK_NOT_NULL(task);
-        if (!valid_alg(algorithm))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), raw(algorithm));
+    return alloc_init(__func__, sha, algorithm, src_buf, dst_buf, task, [&] {
         return sha->partial_alloc(algorithm, src_buf, dst_buf, user_data, task);
     });
 }
@@ -214,11 +238,7 @@ doca_error_t doca_sha_task_partial_hash_alloc_init(
 doca_error_t doca_sha_task_hash_set_src(struct doca_sha_task_hash *task,
                                         struct doca_buf const *src_buf)
 {
-    return set(__func__, task, [&](doca_sha_task_hash &t) -> doca_error_t {
-        SC_REQUIRE(src_buf);
-        t.src_ = src_buf;
-        return DOCA_SUCCESS;
-    });
+    return set_src(__func__, task, src_buf);
 }
 
 struct doca_buf const *doca_sha_task_hash_get_src(struct doca_sha_task_hash const *task)
@@ -243,13 +263,7 @@ struct doca_buf const *doca_sha_task_hash_get_dst(struct doca_sha_task_hash cons
 doca_error_t doca_sha_task_hash_set_algorithm(struct doca_sha_task_hash *task,
                                               enum doca_sha_algorithm algorithm)
 {
-    return set(__func__, task, [&](doca_sha_task_hash &t) -> doca_error_t {
-        if (!valid_alg(algorithm))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), raw(algorithm));
-        t.alg_ = algorithm;
-        return DOCA_SUCCESS;
-    });
+    return set(__func__, task, [&](doca_sha_task_hash &t) { return set_algorithm(t, algorithm); });
 }
 
 enum doca_sha_algorithm doca_sha_task_hash_get_algorithm(struct doca_sha_task_hash const *task)
@@ -275,11 +289,7 @@ doca_error_t doca_sha_task_partial_hash_reset(struct doca_sha_task_partial_hash 
 doca_error_t doca_sha_task_partial_hash_set_src(struct doca_sha_task_partial_hash *task,
                                                 struct doca_buf const *src_buf)
 {
-    return set(__func__, task, [&](doca_sha_task_partial_hash &t) -> doca_error_t {
-        SC_REQUIRE(src_buf);
-        t.src_ = src_buf;
-        return DOCA_SUCCESS;
-    });
+    return set_src(__func__, task, src_buf);
 }
 
 struct doca_buf const *
@@ -307,13 +317,8 @@ doca_sha_task_partial_hash_get_dst(struct doca_sha_task_partial_hash const *task
 doca_error_t doca_sha_task_partial_hash_set_algorithm(struct doca_sha_task_partial_hash *task,
                                                       enum doca_sha_algorithm algorithm)
 {
-    return set_outside_session(__func__, task, [&](doca_sha_task_partial_hash &t) -> doca_error_t {
-        if (!valid_alg(algorithm))
-            SC_REFUSE(DOCA_ERROR_INVALID_VALUE, "%s: algorithm %d is not a doca_sha_algorithm",
-                      api_function(), raw(algorithm));
-        t.alg_ = algorithm;
-        return DOCA_SUCCESS;
-    });
+    return set_outside_session(
+        __func__, task, [&](doca_sha_task_partial_hash &t) { return set_algorithm(t, algorithm); });
 }
 
 enum doca_sha_algorithm
