@@ -4,8 +4,11 @@
 // field against the contract's version-matrix.json schema; every function of the Comch headers
 // (include/doca_comch*.h) and every capability the capability snapshot names has a row; the
 // generations and renames of the shared spec (doca-api.md section 5) are there with the
-// disagreement between the guides and the headers; lookups by symbol and release. *Live*: the
-// same output while a server and a client are connected (label integration).
+// disagreement between the guides and the headers; lookups by symbol and release. The libraries
+// beside Comch (DMA, Compress, SHA and the DOCA Core parts they use): every function of
+// include/doca_dma.h and every capability of the snapshot's doca-dma, doca-compress and doca-sha
+// groups has a row, with the job-to-task generations and the renames. *Live*: the same output
+// while a server and a client are connected (label integration).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -158,23 +161,104 @@ TEST_F(CliVersionMatrix, DisagreementBetweenGuidesAndHeadersIsSaid)
     EXPECT_TRUE(contains(comch, "2.7.0085")) << comch;
 }
 
-// Every capability the capability snapshot reports for a device can be looked up.
+// Every capability the capability snapshot reports for a device in the groups of Comch, DMA,
+// Compress and SHA can be looked up, in its library, under the query that answers it.
 TEST_F(CliVersionMatrix, EverySnapshotCapabilityHasARow)
 {
     auto r = sc({"caps", "--json", "-p", "03:00.0"});
     ASSERT_EQ(r.status, 0);
     const json::value snap = parse(r.out);
-    const json::value &flags =
-        *(*snap.find("devices"))[0].find("library_capabilities")->find("doca-comch");
-    ASSERT_GT(flags.size(), 15u);
-    for (const auto &f : flags.elements()) {
-        const std::string name = f.as_string().substr(0, f.as_string().find('='));
-        const json::value *e = row(name);
-        ASSERT_NE(e, nullptr) << name;
-        EXPECT_TRUE(contains(e->find("display_name")->as_string(), "doca_comch_")) << name;
+    const json::value &groups = *(*snap.find("devices"))[0].find("library_capabilities");
+    const std::map<std::string, std::pair<std::string, size_t>> checked{
+        {"doca-comch", {"doca_comch_", 15}},
+        {"doca-dma", {"doca_dma_cap_", 2}},
+        {"doca-compress", {"doca_compress_cap_", 11}},
+        {"doca-sha", {"doca_sha_cap_", 13}},
+    };
+    for (const auto &[library, expected] : checked) {
+        const json::value *flags = groups.find(library);
+        ASSERT_NE(flags, nullptr) << library;
+        ASSERT_GT(flags->size(), expected.second) << library;
+        for (const auto &f : flags->elements()) {
+            const std::string name = f.as_string().substr(0, f.as_string().find('='));
+            const json::value *e = nullptr;
+            for (auto [it, end] = rows_.equal_range(name); it != end; ++it)
+                if (it->second->find("library")->as_string() == library)
+                    e = it->second;
+            ASSERT_NE(e, nullptr) << library << " " << name;
+            EXPECT_TRUE(contains(e->find("display_name")->as_string(), expected.first)) << name;
+            EXPECT_TRUE(e->find("max_doca_version")->is_null()) << name << " is still there";
+        }
     }
     EXPECT_EQ(span("consumer_max_imm_data_len"), span_t("2.7.0", "-"));
     EXPECT_EQ(span("max_msg_size"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("memcpy_is_supported"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("decompress_lz4_stream_is_supported"), span_t("3.0.0", "-"));
+    EXPECT_EQ(span("partial_hash_sha256_supported"), span_t("2.5.0", "-"));
+}
+
+// DMA, Compress, SHA and the DOCA Core parts they use: every doca_dma.h function has a row; the
+// job API of 2.2 and the task API of 2.5 on, the renames, the headers, modules and libraries.
+TEST_F(CliVersionMatrix, EnginesGenerationsAndRenames)
+{
+    const auto functions = declared_functions("doca_dma.h");
+    EXPECT_GT(functions.size(), 10u);
+    for (const auto &f : functions) {
+        const json::value *e = row(f.name);
+        ASSERT_NE(e, nullptr) << f.name << " (doca_dma.h) has no row";
+        EXPECT_EQ(e->find("library")->as_string(), "doca-dma") << f.name;
+        EXPECT_TRUE(e->find("max_doca_version")->is_null()) << f.name << " is still there";
+    }
+    EXPECT_EQ(span("doca_dma_task_memcpy_alloc_init"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("doca_dma_destroy"), span_t("2.2.0", "-"));
+    EXPECT_EQ(span("doca_dma_get_gpu_handle"), span_t("2.8.0", "-"));
+    // Jobs on a work queue until 2.2, tasks on a progress engine from 2.5.
+    EXPECT_EQ(span("dma_task_api"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("dma_job_api"), span_t("1.3.0", "2.2.0"));
+    EXPECT_EQ(span("doca_dma_job_memcpy"), span_t("1.3.0", "2.2.0"));
+    EXPECT_EQ(span("doca_workq"), span_t("1.3.0", "2.2.0"));
+    EXPECT_EQ(span("sync_event_task_api"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("graph_pe_api"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("graph_workq_api"), span_t("2.2.0", "2.2.0"));
+    // mmap export: export_dpu became export_pci, create_from_export kept its signature.
+    EXPECT_EQ(span("doca_mmap_export_pci"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("doca_mmap_export_dpu"), span_t("2.2.0", "2.2.0"));
+    EXPECT_EQ(span("doca_mmap_create_from_export"), span_t("2.2.0", "-"));
+    // One LZ4 task in 2.5 and 2.6; stream and block ones seen in 3.0, the stream one said older.
+    EXPECT_EQ(span("doca_compress_task_decompress_lz4"), span_t("2.5.0", "2.6.0"));
+    EXPECT_EQ(span("doca_compress_task_decompress_lz4_block"), span_t("3.0.0", "-"));
+    const std::string stream =
+        row("doca_compress_task_decompress_lz4_stream")->find("source_quote")->as_string();
+    EXPECT_TRUE(contains(stream, "2.8.0081")) << stream;
+    // SHA: partial sessions of the job API, the partial-hash task, a 2.6 rename.
+    EXPECT_EQ(span("doca_sha_partial_session"), span_t("1.5.0", "2.2.0"));
+    EXPECT_EQ(span("doca_sha_task_partial_hash"), span_t("2.5.0", "-"));
+    EXPECT_EQ(span("doca_sha_task_partial_hash_set_is_final_buffer"), span_t("2.5.0", "2.5.0"));
+    EXPECT_EQ(span("doca_sha_task_partial_hash_set_is_final_buf"), span_t("2.6.0", "-"));
+    // Sync events: wait_gt task until 2.6, wait_eq/wait_neq seen in 3.0.
+    EXPECT_EQ(span("doca_sync_event_task_wait_gt"), span_t("2.5.0", "2.6.0"));
+    EXPECT_EQ(span("doca_sync_event_task_wait_eq"), span_t("3.0.0", "-"));
+    // Headers, modules, libraries.
+    EXPECT_EQ(span("doca_dma.h"), span_t("1.3.0", "-"));
+    EXPECT_EQ(span("doca_compress.h"), span_t("1.5.0", "-"));
+    EXPECT_EQ(span("doca_sha.h"), span_t("1.5.0", "-"));
+    EXPECT_EQ(span("doca_graph.h"), span_t("2.2.0", "-"));
+    EXPECT_EQ(span("doca_sync_event.h"), span_t("2.2.0", "-"));
+    EXPECT_EQ(span("doca_mmap_advise.h"), span_t("2.8.0", "-"));
+    for (const char *pc : {"doca-dma.pc", "doca-compress.pc", "doca-sha.pc"})
+        EXPECT_EQ(span(pc), span_t("2.8.0", "-")) << pc;
+    for (const char *so : {"libdoca_dma.so", "libdoca_compress.so", "libdoca_sha.so"})
+        EXPECT_EQ(span(so), span_t("2.5.0", "-")) << so;
+    // What DOCA 2.2 has of them: jobs, not tasks.
+    auto r22 = sc({"version-matrix", "--json", "--release", "2.2"});
+    const json::value d22 = parse(r22.out);
+    std::set<std::string> in22;
+    for (const auto &e : d22.find("entries")->elements())
+        in22.insert(e.find("capability")->as_string());
+    EXPECT_TRUE(in22.count("doca_dma_job_memcpy"));
+    EXPECT_TRUE(in22.count("doca_mmap_export_dpu"));
+    EXPECT_FALSE(in22.count("doca_dma_task_memcpy_alloc_init"));
+    EXPECT_FALSE(in22.count("doca_mmap_export_pci"));
 }
 
 TEST_F(CliVersionMatrix, LookupsReleasesAndErrors)

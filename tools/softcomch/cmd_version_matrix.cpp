@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// softcomch version-matrix [SYMBOL]: which DOCA releases have a Comch symbol or capability
-// (version_matrix/matrix.hpp has the rows). --json prints the version-matrix.json document of
+// softcomch version-matrix [SYMBOL]: which DOCA releases have a Comch (or DMA, Compress, SHA)
+// symbol or capability (version_matrix/matrix.hpp has the rows). --json prints the version-matrix.json document of
 // DOCA's structured-tools contract, the same one installed as <prefix>/share/version-matrix.json.
 #include <algorithm>
 #include <array>
@@ -34,7 +34,9 @@ constexpr command_usage matrix_usage{
     "[--json] [--release VERSION] [SYMBOL]",
     "Shows in which DOCA releases each Comch symbol and capability exists, across the API "
     "generations: the legacy endpoint API (doca_comm_channel_*), DOCA Comm Channel – New of 2.5 "
-    "and 2.6 (doca_cc_*), and DOCA Comch from 2.7 (doca_comch_*), with the renames in between. "
+    "and 2.6 (doca_cc_*), and DOCA Comch from 2.7 (doca_comch_*), with the renames in between; "
+    "likewise for the libraries SoftComch implements beside Comch (DMA, Compress, SHA, and mmap "
+    "export, sync events and graphs of DOCA Core), from the jobs of 2.2 to the tasks of 2.5 on. "
     "Each row has its first and last release, the source it comes from and the evidence; rows "
     "whose sources disagree say so. SYMBOL is a function, header, pkg-config module, library, "
     "error code or capability (as `softcomch caps --json` names them, e.g. consumer_max_buf_size); "

@@ -14,6 +14,7 @@ const std::vector<entry> &entries()
         add_feature_rows(r);
         add_comch_rows(r);
         add_predecessor_rows(r);
+        add_engine_rows(r);
         return r;
     }();
     return rows;

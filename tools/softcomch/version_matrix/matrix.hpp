@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The Comch version matrix (`softcomch version-matrix`, installed as <prefix>/share/
-// version-matrix.json): one row per Comch symbol and capability across the API generations, in
+// version-matrix.json): one row per Comch symbol and capability across the API generations (and
+// rows for the DOCA libraries SoftComch implements beside Comch: DMA, Compress, SHA), in
 // the version-matrix.json schema of DOCA's structured-tools contract (docs/cli.md). A row gives
 // the first and the last DOCA release that has it (no last release: still there), the source it
 // was established from, and the evidence (`source_quote`): a declaration seen in a header, or the
@@ -11,7 +12,9 @@
 // rows_comch.cpp (doca_comch_*, 2.7 and later, and the 2.7 names renamed since),
 // rows_predecessors.cpp (doca_cc_* of 2.5 and 2.6, the legacy doca_comm_channel_*),
 // rows_features.cpp (capabilities as the caps command names them, headers, pkg-config modules,
-// libraries, error codes).
+// libraries, error codes), rows_engines.cpp (DMA, Compress, SHA and the DOCA Core parts they use:
+// mmap export, sync events, graphs, mmap advise; from other sources than the shared spec's, named
+// below).
 #pragma once
 
 #include <optional>
@@ -36,7 +39,8 @@ struct entry {
     std::string source_quote;
 };
 
-// Every row, in a stable order (features first, then symbols by generation).
+// Every row, in a stable order (Comch's features first, then its symbols by generation, then the
+// other libraries' rows).
 const std::vector<entry> &entries();
 
 // The version-matrix.json document of `rows`.
@@ -70,6 +74,26 @@ inline constexpr const char *guide_1_5 = "https://docs.nvidia.com/doca/archive/d
                                          "comm-channel-programming-guide/index.html"; // S13
 inline constexpr const char *skills = "https://github.com/NVIDIA-DOCA/doca-skills";
 inline constexpr const char *samples = "https://github.com/NVIDIA-DOCA/doca-samples";
+// Beyond the shared spec (rows_engines.cpp): a DOCA 2.5.0108 x86_64 install tree (include/, lib/,
+// samples/; its doca_version.h and applications/VERSION say 2.5.0108), a DOCA 2.2.0080 header set
+// (its doca_version.h says 2.2.0080; removed from the repository later, hence the commit), and
+// NVIDIA's guides of the releases named.
+inline constexpr const char *tree_2_5 = "https://github.com/DPUART/doca-test";
+inline constexpr const char *headers_2_2 = "https://github.com/annali07/transfer/tree/"
+                                           "047e62ce0e45dbf150f916f77971382290397722/doca/include";
+inline constexpr const char *dma_guide_1_3 =
+    "https://docs.nvidia.com/doca/archive/doca-v1.3/pdf/dma-programming-guide.pdf";
+inline constexpr const char *dma_guide_2_2 =
+    "https://docs.nvidia.com/doca/archive/doca-v2.2.0/dma-programming-guide/index.html";
+inline constexpr const char *dma_guide_2_5 =
+    "https://docs.nvidia.com/doca/archive/doca-v2.5.0/DOCA+DMA";
+inline constexpr const char *dma_guide_2_8 = "https://docs.nvidia.com/doca/archive/2-8-0/DOCA+DMA";
+inline constexpr const char *core_guide_1_4 =
+    "https://docs.nvidia.com/doca/archive/doca-v1.4/doca-core-programming-guide/index.html";
+inline constexpr const char *compress_guide_1_5 =
+    "https://docs.nvidia.com/doca/archive/doca-v1.5.0/compress-programming-guide/index.html";
+inline constexpr const char *sha_guide_1_5 =
+    "https://docs.nvidia.com/doca/archive/doca-v1.5.0/sha-programming-guide/index.html";
 } // namespace sources
 
 // Said in every row whose first release depends on when Comch got its name (rows_features.cpp).
@@ -89,5 +113,6 @@ std::optional<std::string> name_2_5(const std::string &cc_2_6);
 void add_comch_rows(std::vector<entry> &rows);
 void add_predecessor_rows(std::vector<entry> &rows);
 void add_feature_rows(std::vector<entry> &rows);
+void add_engine_rows(std::vector<entry> &rows); // rows_engines.cpp
 
 } // namespace softcomch::tools::version_matrix
