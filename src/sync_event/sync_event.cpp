@@ -493,20 +493,17 @@ doca_error_t doca_sync_event::task_notify_add_alloc(uint64_t value, uint64_t *fe
     return DOCA_SUCCESS;
 }
 
-doca_error_t doca_sync_event::task_wait_eq_alloc(uint64_t value, uint64_t mask,
-                                                 union doca_data user_data,
-                                                 doca_sync_event_task_wait_eq **task)
+template <auto Pool, typename T>
+doca_error_t doca_sync_event::take_wait(const char *func, const char *conf_fn, uint64_t value,
+                                        uint64_t mask, union doca_data user_data, T **task)
 {
-    const char *func = "doca_sync_event_task_wait_eq_alloc_init";
     if (!wait_mask_ok(mask)) {
         SC_LOG_ERR("%s: mask 0x%llx is not 0 or 1, 2, 4 or 8 consecutive 0xff bytes", func,
                    (unsigned long long)mask);
         return DOCA_ERROR_INVALID_VALUE;
     }
-    doca_sync_event_task_wait_eq *t = nullptr;
-    if (doca_error_t rc = take<&doca_sync_event::wait_eq_tasks_>(
-            func, "doca_sync_event_task_wait_eq_set_conf", &t);
-        rc != DOCA_SUCCESS)
+    T *t = nullptr;
+    if (doca_error_t rc = take<Pool>(func, conf_fn, &t); rc != DOCA_SUCCESS)
         return rc;
     t->value_ = value;
     t->mask_ = mask;
@@ -515,26 +512,22 @@ doca_error_t doca_sync_event::task_wait_eq_alloc(uint64_t value, uint64_t mask,
     return DOCA_SUCCESS;
 }
 
+doca_error_t doca_sync_event::task_wait_eq_alloc(uint64_t value, uint64_t mask,
+                                                 union doca_data user_data,
+                                                 doca_sync_event_task_wait_eq **task)
+{
+    return take_wait<&doca_sync_event::wait_eq_tasks_>("doca_sync_event_task_wait_eq_alloc_init",
+                                                       "doca_sync_event_task_wait_eq_set_conf",
+                                                       value, mask, user_data, task);
+}
+
 doca_error_t doca_sync_event::task_wait_neq_alloc(uint64_t value, uint64_t mask,
                                                   union doca_data user_data,
                                                   doca_sync_event_task_wait_neq **task)
 {
-    const char *func = "doca_sync_event_task_wait_neq_alloc_init";
-    if (!wait_mask_ok(mask)) {
-        SC_LOG_ERR("%s: mask 0x%llx is not 0 or 1, 2, 4 or 8 consecutive 0xff bytes", func,
-                   (unsigned long long)mask);
-        return DOCA_ERROR_INVALID_VALUE;
-    }
-    doca_sync_event_task_wait_neq *t = nullptr;
-    if (doca_error_t rc = take<&doca_sync_event::wait_neq_tasks_>(
-            func, "doca_sync_event_task_wait_neq_set_conf", &t);
-        rc != DOCA_SUCCESS)
-        return rc;
-    t->value_ = value;
-    t->mask_ = mask;
-    t->user_data_ = user_data;
-    *task = t;
-    return DOCA_SUCCESS;
+    return take_wait<&doca_sync_event::wait_neq_tasks_>("doca_sync_event_task_wait_neq_alloc_init",
+                                                        "doca_sync_event_task_wait_neq_set_conf",
+                                                        value, mask, user_data, task);
 }
 
 doca_error_t doca_sync_event::submit(doca_task *t)

@@ -169,6 +169,10 @@ private:
     // The *_alloc_init shape: RUNNING, then a task of `Pool`.
     template <auto Pool, typename T>
     SOFTCOMCH_LOCAL doca_error_t take(const char *func, const char *conf_fn, T **out);
+    // The wait tasks' *_alloc_init: a mask the tasks accept (INVALID_VALUE, logged), then take.
+    template <auto Pool, typename T>
+    SOFTCOMCH_LOCAL doca_error_t take_wait(const char *func, const char *conf_fn, uint64_t value,
+                                           uint64_t mask, union doca_data user_data, T **task);
     // Runs `t` if it can run now: true when it completed (its callback is queued).
     SOFTCOMCH_LOCAL bool run(doca_task *t) noexcept;
     // Whether run(t) would complete `t` now (a wait whose condition holds, or any other task).
