@@ -139,6 +139,37 @@ target_result ratio_target(const run &r, std::string target, const sel &subject,
             met ? "met" : "not met", ratio};
 }
 
+// The worst ratio of records to their memcpy baselines, and the target's row for it.
+struct worst_against_memcpy {
+    const record *worst = nullptr;
+    const record *ref = nullptr;
+    double base = 0;
+    double ratio = 0;
+
+    // `rec` against its baseline `b` (none, or no value: not counted).
+    void consider(const record &rec, const record *b)
+    {
+        const double v = b ? reference_value(rec, *b) : 0;
+        if (v <= 0)
+            return;
+        if (!worst || rec.value / v < ratio) {
+            worst = &rec;
+            ref = b;
+            base = v;
+            ratio = rec.value / v;
+        }
+    }
+    target_result result(std::string target, const char *needs, double limit) const
+    {
+        if (!worst)
+            return unavailable(std::move(target), needs);
+        return {std::move(target),
+                "worst " + format_value(ratio) + "x (" + figure(*worst) + " / " +
+                    figure(*ref, base) + ")",
+                ratio >= limit ? "met" : "not met", ratio};
+    }
+};
+
 // The fast path against memcpy: the worst polled record of the sizes in [lo, hi].
 target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint64_t hi,
                             double limit)
@@ -151,10 +182,7 @@ target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint6
     if (std::any_of(recs.begin(), recs.end(),
                     [](const record *x) { return has_word(*x, "1pair"); }))
         std::erase_if(recs, [](const record *x) { return !has_word(*x, "1pair"); });
-    const record *worst = nullptr;
-    const record *worst_ref = nullptr;
-    double worst_base = 0;
-    double worst_ratio = 0;
+    worst_against_memcpy w;
     for (const record *rec : recs) {
         const std::string_view regime = has_word(*rec, "resident") ? "resident"
                                         : has_word(*rec, "rotat")  ? "rotat"
@@ -162,54 +190,21 @@ target_result memcpy_target(const run &r, std::string target, uint64_t lo, uint6
         const record *b = reference(r, *rec, "memcpy", {"memcpy", "", rec->size, "", regime, ""});
         if (!b)
             b = pick(r, {"memcpy", "", rec->size, "", "", ""});
-        const double base = b ? reference_value(*rec, *b) : 0;
-        if (base <= 0)
-            continue;
-        const double ratio = rec->value / base;
-        if (!worst || ratio < worst_ratio) {
-            worst = rec;
-            worst_ref = b;
-            worst_base = base;
-            worst_ratio = ratio;
-        }
+        w.consider(*rec, b);
     }
-    if (!worst)
-        return unavailable(std::move(target), "fast_tput records with a memcpy baseline");
-    return {std::move(target),
-            "worst " + format_value(worst_ratio) + "x (" + figure(*worst) + " / " +
-                figure(*worst_ref, worst_base) + ")",
-            worst_ratio >= limit ? "met" : "not met", worst_ratio};
+    return w.result(std::move(target), "fast_tput records with a memcpy baseline", limit);
 }
 
 // DMA against memcpy: the worst dma_tput record between processes (read and write) of the sizes
 // in [lo, hi], against its own memcpy baseline.
 target_result dma_target(const run &r, std::string target, uint64_t lo, uint64_t hi, double limit)
 {
-    const record *worst = nullptr;
-    const record *worst_ref = nullptr;
-    double worst_base = 0, worst_ratio = 0;
-    for (const record *rec : pick_all(r, {"softcomch", "dma_tput", 0, "", "", "local"})) {
-        if (rec->size < lo || rec->size > hi)
-            continue;
-        const record *b =
-            reference(r, *rec, "memcpy", {"memcpy", "dma_tput", rec->size, "", "", ""});
-        const double base = b ? reference_value(*rec, *b) : 0;
-        if (base <= 0)
-            continue;
-        const double ratio = rec->value / base;
-        if (!worst || ratio < worst_ratio) {
-            worst = rec;
-            worst_ref = b;
-            worst_base = base;
-            worst_ratio = ratio;
-        }
-    }
-    if (!worst)
-        return unavailable(std::move(target), "dma_tput records with a memcpy baseline");
-    return {std::move(target),
-            "worst " + format_value(worst_ratio) + "x (" + figure(*worst) + " / " +
-                figure(*worst_ref, worst_base) + ")",
-            worst_ratio >= limit ? "met" : "not met", worst_ratio};
+    worst_against_memcpy w;
+    for (const record *rec : pick_all(r, {"softcomch", "dma_tput", 0, "", "", "local"}))
+        if (rec->size >= lo && rec->size <= hi)
+            w.consider(*rec,
+                       reference(r, *rec, "memcpy", {"memcpy", "dma_tput", rec->size, "", "", ""}));
+    return w.result(std::move(target), "dma_tput records with a memcpy baseline", limit);
 }
 
 target_result rate_target(const run &r)
