@@ -26,14 +26,18 @@ public:
 };
 
 // A range of another process, imported: copies to and from it at the exporter's addresses. Each
-// access is checked (the window, the access granted, the export still alive); a refusal comes
-// with its reason in *why (static text).
+// access is checked (the window, the access granted, the export not revoked); a refusal comes
+// with its reason in *why (static text). Whether the exporter still runs is alive()'s, which
+// may cost a system call: a DMA task asks it once before its first slice.
 class remote_memory {
 public:
     virtual ~remote_memory() = default;
     virtual doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept = 0;
     virtual doca_error_t write(uint64_t addr, const void *src, size_t n,
                                const char **why) noexcept = 0;
+    // The exporter runs and the export was not revoked: DOCA_SUCCESS, else NOT_FOUND (exited)
+    // or NOT_PERMITTED (revoked) with *why.
+    virtual doca_error_t alive(const char **why) const noexcept = 0;
     // Who exported it, for logs ("pid 1234").
     virtual std::string exporter() const = 0;
 };

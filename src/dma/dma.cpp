@@ -78,6 +78,7 @@ doca_error_t doca_dma::check(const doca_dma_task_memcpy &task, const char **why,
         }
         uint64_t n = 0;
         bytes = 0;
+        const doca_mmap *previous = nullptr;
         for (const doca_buf *b = head; b != nullptr; b = b->next()) {
             ++n;
             const doca_mmap *m = b->mmap();
@@ -89,6 +90,13 @@ doca_error_t doca_dma::check(const doca_dma_task_memcpy &task, const char **why,
                 *why = buf;
                 return DOCA_ERROR_NOT_PERMITTED;
             }
+            // Another process's memory: its exporter still runs and the export lives (the slices
+            // then check only the revocation, without a system call). Once per mmap of a run.
+            if (m->from_export() && m != previous) {
+                if (doca_error_t rc = m->remote()->alive(why); rc != DOCA_SUCCESS)
+                    return rc;
+            }
+            previous = m;
             // Local memory is written through the local permission, another process's through
             // the one its export granted.
             const uint32_t write_flag = m->from_export()

@@ -33,6 +33,7 @@ public:
     {
         return i_->write(addr, src, n, why);
     }
+    doca_error_t alive(const char **why) const noexcept override { return i_->alive(why); }
     std::string exporter() const override { return i_->exporter(); }
 
 private:

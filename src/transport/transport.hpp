@@ -391,11 +391,15 @@ public:
     bool writable() const noexcept { return writable_; }
     // Copies [addr, addr + n) of the exporter into `dst` / `src` into it. DOCA_SUCCESS;
     // DOCA_ERROR_INVALID_VALUE outside the window; DOCA_ERROR_NOT_PERMITTED writing a read-only
-    // export, or once the export was revoked (`why` says which); DOCA_ERROR_NOT_FOUND once the
-    // exporter is gone.
+    // export, or once the export was revoked (`why` says which). Cheap enough for every slice
+    // of a copy: that the exporter is gone may be noticed only by alive().
     virtual doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept = 0;
     virtual doca_error_t write(uint64_t addr, const void *src, size_t n,
                                const char **why) noexcept = 0;
+    // The export still lives: DOCA_SUCCESS; DOCA_ERROR_NOT_FOUND once the exporter is gone,
+    // DOCA_ERROR_NOT_PERMITTED once the export was revoked (`why` says which). May cost a
+    // system call: once per task, not per access.
+    virtual doca_error_t alive(const char **why) const noexcept = 0;
     // Who exported it, for logs ("pid 1234").
     virtual std::string exporter() const = 0;
 

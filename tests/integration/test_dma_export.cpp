@@ -7,7 +7,7 @@
 // and copies with DMA memcpy tasks, while the exporter does nothing at all (it waits for its
 // child, as dma_copy_host sits in getchar()). Checked: reading a read-only export, writing a
 // read-write one, a write to a read-only export refused, a revoked export and an exited exporter
-// failing the task, and 64 MiB copied byte for byte.
+// failing the task, a forked child of the exporter, and 64 MiB copied byte for byte.
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
 #include <doca_ctx.h>
@@ -286,6 +286,86 @@ TEST_P(DmaExport, ADescriptorOfAnExitedProcessIsRefused)
     doca_error_t import_rc = DOCA_SUCCESS;
     EXPECT_EQ(dpu_copy(h, false, got, &import_rc), int(DOCA_ERROR_NOT_FOUND));
     EXPECT_EQ(import_rc, DOCA_ERROR_NOT_FOUND);
+}
+
+// An exporter that exits after the import: the next task fails (NOT_FOUND) and touches nothing
+// of the importer's. Slices only check the revocation word; the exit is seen once per task.
+TEST_P(DmaExport, AnExporterThatExitsFailsTheNextTask)
+{
+    gate imported, go;
+    const int wfd = pipe_[1];
+    const pid_t host = spawn([&] {
+        exporter e(4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+        CHILD_CHECK(send_handoff(wfd, e.out));
+        CHILD_CHECK(imported.wait(10000ms));
+        std::_Exit(0); // gone without destroying anything, as a crash would
+    });
+    handoff h;
+    ASSERT_TRUE(recv_handoff(pipe_[0], h));
+    dma_test::context c("03:00.0", 4);
+    doca_mmap *remote = nullptr;
+    ASSERT_EQ(doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(), c.dev, &remote),
+              DOCA_SUCCESS);
+    imported.open();
+    ASSERT_EQ(wait_child(host), 0);
+    {
+        dma_test::region mine(c.dev, 4096);
+        void *raddr = reinterpret_cast<void *>(uintptr_t(h.addr));
+        doca_buf *rbuf = nullptr;
+        ASSERT_EQ(
+            doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, h.len, raddr, h.len, &rbuf),
+            DOCA_SUCCESS);
+        ASSERT_EQ(doca_ctx_start(c.ctx), DOCA_SUCCESS);
+        ASSERT_EQ(c.submit(c.task(rbuf, mine.buf(0, 4096, 0))), DOCA_SUCCESS);
+        ASSERT_TRUE(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }));
+        ASSERT_EQ(c.done.size(), 1u);
+        EXPECT_EQ(c.done[0].status, DOCA_ERROR_NOT_FOUND);
+        for (size_t i = 0; i < 4096; ++i)
+            ASSERT_EQ(mine.mem[i], 0) << "read from an exporter that had exited";
+    }
+    EXPECT_EQ(doca_mmap_destroy(remote), DOCA_SUCCESS);
+}
+
+// A child the exporter forks (a program that forks workers after exporting): destroying its
+// inherited copy of the export revokes nothing of the parent's, and the child's own exports are
+// importable (its table of exports is its own, not the parent's).
+TEST_P(DmaExport, AForkedChildOfTheExporterKeepsItsOwnExports)
+{
+    exporter host(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+    std::memset(host.mem.data(), 0x11, host.mem.size());
+    int child_pipe[2];
+    ASSERT_EQ(::pipe2(child_pipe, O_CLOEXEC), 0);
+    gate done;
+    const pid_t worker = spawn([&] {
+        // The inherited map: destroying it must leave the parent's export alone.
+        CHILD_CHECK(doca_mmap_destroy(host.mmap) == DOCA_SUCCESS);
+        host.mmap = nullptr;
+        exporter own(4096, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+        std::memset(own.mem.data(), 0x22, own.mem.size());
+        CHILD_CHECK(send_handoff(child_pipe[1], own.out));
+        CHILD_CHECK(done.wait(10000ms)); // the export lives until the reader is done
+        return 0;
+    });
+    handoff theirs;
+    ASSERT_TRUE(recv_handoff(child_pipe[0], theirs));
+    ::close(child_pipe[0]);
+    ::close(child_pipe[1]);
+    const int rfd = pipe_[0];
+    const pid_t dpu = spawn([&] {
+        handoff h;
+        CHILD_CHECK(recv_handoff(rfd, h));
+        std::vector<uint8_t> got(h.len);
+        CHILD_CHECK_EQ(dpu_copy(h, false, got), int(DOCA_SUCCESS));
+        CHILD_CHECK(got[0] == 0x11 && got[h.len - 1] == 0x11);
+        std::vector<uint8_t> got2(theirs.len);
+        CHILD_CHECK_EQ(dpu_copy(theirs, false, got2), int(DOCA_SUCCESS));
+        CHILD_CHECK(got2[0] == 0x22 && got2[theirs.len - 1] == 0x22);
+        return 0;
+    });
+    ASSERT_TRUE(send_handoff(pipe_[1], host.out));
+    EXPECT_EQ(wait_child(dpu), 0);
+    done.open();
+    EXPECT_EQ(wait_child(worker), 0);
 }
 
 // applications/dma_copy's size: 64 MiB from the host's export to the DPU, byte for byte.

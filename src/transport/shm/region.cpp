@@ -25,14 +25,72 @@ namespace {
 
 // ---- the exporter's token table ----------------------------------------------------------------
 
-// One word per live export: its token while it lives, 0 once revoked. Importers in other
-// processes read it with process_vm_readv (no ordering with them is possible or needed: a word
-// read whole, either the token or not). Static storage: its addresses stay valid for the whole
-// life of the process, whatever exports come and go.
-std::atomic<uint64_t> g_tokens[k_region_slots];
+// One word per live export: its token while it lives, 0 once revoked. The words live in a sealed
+// memfd that importers map read-only (they take it with pidfd_getfd), so checking an export costs
+// them one load, not a system call per access. Until the first export, and in a child after
+// fork() until its first export, the words are the private array below: a forked child must not
+// write its parent's table (its inherited exports are not importable; their destruction must not
+// revoke the parent's).
+constexpr size_t k_table_bytes = size_t(k_region_slots) * sizeof(uint64_t);
+
+struct token_table {
+    std::atomic<uint64_t> *words; // k_region_slots of them
+    int fd;                       // the memfd mapped at `words`; -1: `words` is g_private_words
+};
+
+std::atomic<uint64_t> g_private_words[k_region_slots];
 std::mutex g_table_mu;
-std::vector<uint32_t> g_free_slots; // guarded by g_table_mu
-uint32_t g_next_slot = 0;           // slots below it were handed out once; guarded by g_table_mu
+token_table g_table{g_private_words, -1}; // guarded by g_table_mu
+std::vector<uint32_t> g_free_slots;       // guarded by g_table_mu
+uint32_t g_next_slot = 0; // slots below it were handed out once; guarded by g_table_mu
+
+// fork(): the child keeps the words in private memory and drops the shared file (system calls
+// and a copy only: the child of a threaded program may only do async-signal-safe work).
+void table_atfork_prepare() noexcept
+{
+    g_table_mu.lock();
+}
+
+void table_atfork_parent() noexcept
+{
+    g_table_mu.unlock();
+}
+
+void table_atfork_child() noexcept
+{
+    if (g_table.fd >= 0) {
+        for (uint32_t i = 0; i < k_region_slots; ++i)
+            g_private_words[i].store(g_table.words[i].load(std::memory_order_relaxed),
+                                     std::memory_order_relaxed);
+        ::munmap(static_cast<void *>(g_table.words), k_table_bytes);
+        ::close(g_table.fd);
+        g_table = token_table{g_private_words, -1};
+    }
+    g_table_mu.unlock();
+}
+
+// The words in a shared file (once per process, and again in a forked child). Called with
+// g_table_mu held.
+doca_error_t share_table_locked() noexcept
+{
+    if (g_table.fd >= 0)
+        return DOCA_SUCCESS;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        (void)::pthread_atfork(table_atfork_prepare, table_atfork_parent, table_atfork_child);
+    });
+    unique_fd fd;
+    void *base = nullptr;
+    if (doca_error_t rc =
+            create_mapped_memfd("softcomch-exports", k_table_bytes, true, true, fd, &base);
+        rc != DOCA_SUCCESS)
+        return rc;
+    auto *words = static_cast<std::atomic<uint64_t> *>(base);
+    for (uint32_t i = 0; i < k_region_slots; ++i)
+        words[i].store(g_table.words[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
+    g_table = token_table{words, fd.release()};
+    return DOCA_SUCCESS;
+}
 
 class exported final : public transport::region_export {
 public:
@@ -45,7 +103,10 @@ public:
     {
         // Revoked first: importers reading the word from now on see 0 and touch nothing; then
         // the pages go back to private memory (shared mechanism). The slot is free after both.
-        g_tokens[slot_].store(0, std::memory_order_seq_cst);
+        {
+            std::lock_guard<std::mutex> g(g_table_mu);
+            g_table.words[slot_].store(0, std::memory_order_seq_cst);
+        }
         (void)unexport_memory(mem_);
         std::lock_guard<std::mutex> g(g_table_mu);
         g_free_slots.push_back(slot_);
@@ -55,6 +116,10 @@ public:
     {
         if (cap < sizeof(region_desc))
             return 0;
+        std::lock_guard<std::mutex> g(g_table_mu);
+        // A forked child's inherited export: its own table first.
+        if (share_table_locked() != DOCA_SUCCESS)
+            return 0;
         region_desc d{};
         d.magic = k_region_magic;
         d.version = k_region_version;
@@ -63,8 +128,10 @@ public:
         d.start_time = start_time_;
         d.base = mem_.desc.addr;
         d.len = mem_.desc.len;
-        d.slot_addr = uint64_t(reinterpret_cast<uintptr_t>(&g_tokens[slot_]));
+        d.slot_addr = uint64_t(reinterpret_cast<uintptr_t>(&g_table.words[slot_]));
         d.token = token_;
+        d.table_fd = uint32_t(g_table.fd);
+        d.slot = slot_;
         if (mem_.range.valid()) {
             d.flags |= k_region_shared;
             d.fd = uint32_t(mem_.range.fd.get());
@@ -93,11 +160,14 @@ private:
 class imported final : public transport::region_import {
 public:
     // `map`: the exporter's pages [map_base, map_base + map_size) mapped here (shared
-    // mechanism), or nullptr (pvw).
-    imported(const region_desc &d, unique_fd pidfd, uint8_t *map) noexcept
+    // mechanism), or nullptr (pvw). `table`: the exporter's token table mapped here, or nullptr
+    // (a kernel without pidfd_getfd: the word is read with process_vm_readv).
+    imported(const region_desc &d, unique_fd pidfd, uint8_t *map, const void *table) noexcept
         : transport::region_import(traits::ops(), d.base, d.len,
                                    (d.flags & k_region_writable) != 0),
           pid_(pid_t(d.pid)), pidfd_(std::move(pidfd)), slot_addr_(d.slot_addr), token_(d.token),
+          table_(table),
+          word_(table ? static_cast<const std::atomic<uint64_t> *>(table) + d.slot : nullptr),
           map_(map), map_base_(d.map_base), map_size_(d.map_size), inner_base_(d.inner_base),
           inner_end_(d.inner_base + d.inner_size)
     {}
@@ -105,6 +175,8 @@ public:
     {
         if (map_)
             ::munmap(map_, map_size_);
+        if (table_)
+            ::munmap(const_cast<void *>(table_), k_table_bytes);
     }
 
     doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept override
@@ -123,29 +195,40 @@ public:
     std::string exporter() const override { return "pid " + std::to_string(pid_); }
 
     // The export still lives: the exporter runs and its token word is ours.
-    doca_error_t alive(const char **why) const noexcept
+    doca_error_t alive(const char **why) const noexcept override
     {
         if (!peer_running(pidfd_.get())) {
             *why = "the exporting process has exited";
             return DOCA_ERROR_NOT_FOUND;
         }
+        return not_revoked(why);
+    }
+
+private:
+    // The token word is ours: one load from the exporter's table, or one process_vm_readv.
+    doca_error_t not_revoked(const char **why) const noexcept
+    {
         uint64_t word = 0;
-        iovec local{&word, sizeof word};
-        iovec remote{reinterpret_cast<void *>(uintptr_t(slot_addr_)), sizeof word};
-        const ssize_t got = ::process_vm_readv(pid_, &local, 1, &remote, 1, 0);
-        if (got != ssize_t(sizeof word)) {
-            const int e = got < 0 ? errno : EFAULT;
-            if (e == EPERM) {
-                *why = "no access to the exporting process (another user, a process that is not "
-                       "dumpable, or Yama's ptrace_scope 2 or 3)";
+        if (word_ != nullptr) {
+            word = word_->load(std::memory_order_seq_cst);
+        } else {
+            iovec local{&word, sizeof word};
+            iovec remote{reinterpret_cast<void *>(uintptr_t(slot_addr_)), sizeof word};
+            const ssize_t got = ::process_vm_readv(pid_, &local, 1, &remote, 1, 0);
+            if (got != ssize_t(sizeof word)) {
+                const int e = got < 0 ? errno : EFAULT;
+                if (e == EPERM) {
+                    *why = "no access to the exporting process (another user, a process that is "
+                           "not dumpable, or Yama's ptrace_scope 2 or 3)";
+                    return DOCA_ERROR_NOT_PERMITTED;
+                }
+                if (e == ESRCH) {
+                    *why = "the exporting process has exited";
+                    return DOCA_ERROR_NOT_FOUND;
+                }
+                *why = "the export is not one of the exporting process's";
                 return DOCA_ERROR_NOT_PERMITTED;
             }
-            if (e == ESRCH) {
-                *why = "the exporting process has exited";
-                return DOCA_ERROR_NOT_FOUND;
-            }
-            *why = "the export is not one of the exporting process's";
-            return DOCA_ERROR_NOT_PERMITTED;
         }
         if (word != token_) {
             *why = "the export was revoked (the exporting mmap was stopped or destroyed)";
@@ -154,7 +237,9 @@ public:
         return DOCA_SUCCESS;
     }
 
-private:
+    // Every access: the window, the access granted, the token. Whether the exporter still runs
+    // is alive()'s (a system call: once per DMA task, not per slice) and, for the parts reached
+    // with process_vm_readv/writev, transfer_pvw's.
     doca_error_t check(uint64_t addr, size_t n, bool write, const char **why) const noexcept
     {
         if (!in_window(base(), len(), addr, n)) {
@@ -165,7 +250,7 @@ private:
             *why = "the export is read-only (DOCA_ACCESS_FLAG_PCI_READ_ONLY)";
             return DOCA_ERROR_NOT_PERMITTED;
         }
-        return alive(why);
+        return not_revoked(why);
     }
 
     // [addr, addr + n) of the exporter from or into `local_buf`: the whole shared pages through
@@ -200,6 +285,11 @@ private:
     doca_error_t transfer_pvw(uint64_t addr, uint8_t *local_buf, size_t n, bool write,
                               const char **why) const noexcept
     {
+        // The pid must still be the exporter's: never another process that reused it.
+        if (!peer_running(pidfd_.get())) {
+            *why = "the exporting process has exited";
+            return DOCA_ERROR_NOT_FOUND;
+        }
         size_t done = 0;
         while (done < n) {
             iovec local{local_buf + done, n - done};
@@ -222,6 +312,8 @@ private:
     unique_fd pidfd_;
     uint64_t slot_addr_;
     uint64_t token_;
+    const void *table_;
+    const std::atomic<uint64_t> *word_;
     uint8_t *map_;
     uint64_t map_base_;
     uint64_t map_size_;
@@ -247,6 +339,10 @@ doca_error_t export_region(void *addr, size_t len, bool writable,
     uint32_t slot;
     {
         std::lock_guard<std::mutex> g(g_table_mu);
+        if (doca_error_t rc = share_table_locked(); rc != DOCA_SUCCESS) {
+            why = "cannot create the shared table of this process's exports";
+            return rc;
+        }
         if (!g_free_slots.empty()) {
             slot = g_free_slots.back();
             g_free_slots.pop_back();
@@ -270,7 +366,10 @@ doca_error_t export_region(void *addr, size_t len, bool writable,
     // Yama ptrace_scope=1 that needs our consent (not their pid, which we do not know).
     grant_importers_access();
     const uint64_t token = random_token();
-    g_tokens[slot].store(token, std::memory_order_seq_cst);
+    {
+        std::lock_guard<std::mutex> g(g_table_mu);
+        g_table.words[slot].store(token, std::memory_order_seq_cst);
+    }
     out = std::make_unique<exported>(std::move(mem), writable, slot, token, own_start_time());
     return DOCA_SUCCESS;
 }
@@ -299,7 +398,8 @@ doca_error_t parse_region_desc(const uint8_t *desc, size_t len, region_desc &out
         *why = "the descriptor's range is empty or wraps";
         return DOCA_ERROR_INVALID_VALUE;
     }
-    if (d.slot_addr == 0 || d.slot_addr % alignof(uint64_t) != 0 || d.token == 0) {
+    if (d.slot_addr == 0 || d.slot_addr % alignof(uint64_t) != 0 || d.token == 0 ||
+        d.slot >= k_region_slots || d.table_fd > uint32_t(INT32_MAX)) {
         *why = "the descriptor's revocation word is invalid";
         return DOCA_ERROR_INVALID_VALUE;
     }
@@ -369,6 +469,32 @@ doca_error_t map_exported_pages(const region_desc &d, int pidfd, uint8_t *&out, 
     return DOCA_SUCCESS;
 }
 
+// The exporter's token table, mapped here read-only: its memfd taken with pidfd_getfd and checked
+// to be a sealed memfd of exactly the table's size. DOCA_SUCCESS with `out` nullptr on a kernel
+// without pidfd_getfd (the word is then read with process_vm_readv).
+doca_error_t map_token_table(const region_desc &d, int pidfd, const void *&out, std::string &why)
+{
+    out = nullptr;
+    unique_fd fd;
+    if (doca_error_t rc = take_exporter_fd(
+            pidfd, d.table_fd, "the export was revoked (the exporter's table of exports is gone)",
+            fd, why);
+        rc != DOCA_SUCCESS)
+        return rc == DOCA_ERROR_NOT_SUPPORTED ? DOCA_SUCCESS : rc;
+    uint64_t size = 0;
+    if (check_sealed_memfd(fd.get(), &size) != nullptr || size != k_table_bytes) {
+        why = "the export was revoked (the exporter's file is not its table of exports)";
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    void *m = ::mmap(nullptr, k_table_bytes, PROT_READ, MAP_SHARED, fd.get(), 0);
+    if (m == MAP_FAILED) {
+        why = std::string("cannot map the exporter's table of exports: ") + std::strerror(errno);
+        return DOCA_ERROR_NO_MEMORY;
+    }
+    out = m;
+    return DOCA_SUCCESS;
+}
+
 } // namespace
 
 doca_error_t import_region(const uint8_t *desc, size_t len,
@@ -383,12 +509,18 @@ doca_error_t import_region(const uint8_t *desc, size_t len,
     unique_fd pidfd;
     if (doca_error_t rc = open_exporter(d.pid, d.start_time, pidfd, why); rc != DOCA_SUCCESS)
         return rc;
+    const void *table = nullptr;
+    if (doca_error_t rc = map_token_table(d, pidfd.get(), table, why); rc != DOCA_SUCCESS)
+        return rc;
     uint8_t *map = nullptr;
     if ((d.flags & k_region_shared) != 0) {
-        if (doca_error_t rc = map_exported_pages(d, pidfd.get(), map, why); rc != DOCA_SUCCESS)
+        if (doca_error_t rc = map_exported_pages(d, pidfd.get(), map, why); rc != DOCA_SUCCESS) {
+            if (table != nullptr)
+                ::munmap(const_cast<void *>(table), k_table_bytes);
             return rc;
+        }
     }
-    auto imp = std::make_unique<imported>(d, std::move(pidfd), map);
+    auto imp = std::make_unique<imported>(d, std::move(pidfd), map, table);
     if (doca_error_t rc = imp->alive(&reason); rc != DOCA_SUCCESS) {
         why = reason;
         return rc;

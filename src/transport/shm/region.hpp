@@ -21,20 +21,23 @@
 //
 // Revocation: each live export holds a slot of a process-wide table in the exporter whose word
 // is the export's random 64-bit token; destroying the export clears it (then unshares the
-// range). The importer reads that word (one process_vm_readv of 8 bytes) before every access: 0
-// or another token means revoked, and nothing is read or written. An exporter that exited is
-// seen through a pidfd (no access at all once it is gone, even if its pid was reused), and the
-// process start time in the descriptor refuses a descriptor of a previous process with that pid
-// at import.
+// range). The table is a sealed memfd the importer maps read-only (pidfd_getfd; on kernels
+// without it, the word is read with one process_vm_readv of 8 bytes), and the importer reads
+// the word before every access: 0 or another token means revoked, and nothing is read or
+// written. An exporter that exited is seen through a pidfd: by alive() (DOCA DMA asks once per
+// task) and before every process_vm_readv/writev (never another process that reused the pid);
+// the process start time in the descriptor refuses a descriptor of a previous process with that
+// pid at import.
 //
-// Descriptor (little-endian, fixed width, 96 bytes; docs/shm_layout.md section 12.2):
-//   u32 magic 'SCRG'  u16 version 2  u16 flags (bit 0: writable, bit 1: shared)  u32 pid
+// Descriptor (little-endian, fixed width, 104 bytes; docs/shm_layout.md section 12.2):
+//   u32 magic 'SCRG'  u16 version 3  u16 flags (bit 0: writable, bit 1: shared)  u32 pid
 //   u32 fd (shared: the memfd's number in the exporter; else 0)
 //   u64 start_time (the exporter's, /proc/<pid>/stat field 22)  u64 base  u64 len
 //   u64 slot_addr (the token's address in the exporter)  u64 token
 //   u64 map_base  u64 map_size  u64 file_offset (shared: the pages of the memfd: map_base is
 //       at file_offset; else 0)  u64 inner_base  u64 inner_size (shared: the whole pages inside
 //       [base, base + len), reached through the mapping; else 0)
+//   u32 table_fd (the token table's memfd in the exporter)  u32 slot (the token's index in it)
 #pragma once
 
 #include <cstddef>
@@ -62,11 +65,15 @@ struct region_desc {
     uint64_t file_offset;
     uint64_t inner_base;
     uint64_t inner_size;
+    uint32_t table_fd;
+    uint32_t slot;
 };
-static_assert(sizeof(region_desc) == 96);
+static_assert(sizeof(region_desc) == 104);
 static_assert(offsetof(region_desc, fd) == 12);
 static_assert(offsetof(region_desc, map_base) == 56);
 static_assert(offsetof(region_desc, inner_size) == 88);
+static_assert(offsetof(region_desc, table_fd) == 96);
+static_assert(offsetof(region_desc, slot) == 100);
 static_assert(offsetof(region_desc, flags) == 6);
 static_assert(offsetof(region_desc, pid) == 8);
 static_assert(offsetof(region_desc, start_time) == 16);
@@ -77,7 +84,7 @@ static_assert(offsetof(region_desc, token) == 48);
 static_assert(sizeof(region_desc) <= k_region_desc_max);
 
 inline constexpr uint32_t k_region_magic = 0x47524353; // "SCRG"
-inline constexpr uint16_t k_region_version = 2;
+inline constexpr uint16_t k_region_version = 3;
 inline constexpr uint16_t k_region_writable = 1;
 inline constexpr uint16_t k_region_shared = 2;
 // Live exports one process may have at once (the token table's size).
