@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The live-figures file (docs/shm_layout.md, section 11): how a process shows `softcomch top`
-// its Comch servers, clients and connections. Each process that starts a Comch context keeps one
+// its Comch servers, clients and connections, and its DOCA engine contexts (DMA, compress, SHA,
+// mmap advise) and the memory it exported to or imported from other processes. Each process that starts a Comch context keeps one
 // such file per fabric, `<fabric dir>/stats/<pid>.stats`, a regular file it maps MAP_SHARED and
 // writes with plain relaxed atomic stores: counters on the data path (no system call, no lock,
 // one cache line per connection written by its owner only), everything else on the slow path
@@ -12,10 +13,11 @@
 // src/comch/live_stats.* (what goes into a slot); the reader is src/introspect/live.*. Both sides
 // include this header, which holds standard types only.
 //
-// Layout version 1 (bump k_live_version on any change of a byte's meaning or place):
+// Layout version 2 (bump k_live_version on any change of a byte's meaning or place):
 //   [0, 256)                          file_header
 //   [256, 256 + 128 * 256)            context_slot x k_live_context_slots
 //   [33024, 33024 + 2048 * 128)       connection_slot x k_live_connection_slots
+//   [295168, 295168 + 256 * 128)      resource_slot x k_live_resource_slots
 // Every slot has a `gen` word: even while free, odd while it describes a live object. Every
 // field of a slot is an atomic word. The writer fills a free slot with release stores, then makes
 // `gen` odd (release); it releases the slot by making `gen` even again (release). A reader loads
@@ -35,19 +37,24 @@ namespace softcomch::live {
 
 // "SCLV" in little-endian byte order.
 inline constexpr uint32_t k_live_magic = 0x564C4353u;
-inline constexpr uint32_t k_live_version = 1;
+inline constexpr uint32_t k_live_version = 2;
 inline constexpr uint32_t k_live_header_size = 256;
 inline constexpr uint32_t k_live_context_slot_size = 256;
 inline constexpr uint32_t k_live_connection_slot_size = 128;
 inline constexpr uint32_t k_live_context_slots = 128;
 inline constexpr uint32_t k_live_connection_slots = 2048;
+inline constexpr uint32_t k_live_resource_slot_size = 128;
+inline constexpr uint32_t k_live_resource_slots = 256;
 inline constexpr uint64_t k_live_context_offset = k_live_header_size;
 inline constexpr uint64_t k_live_connection_offset =
     k_live_context_offset + uint64_t(k_live_context_slots) * k_live_context_slot_size;
-inline constexpr uint64_t k_live_file_size =
+inline constexpr uint64_t k_live_resource_offset =
     k_live_connection_offset + uint64_t(k_live_connection_slots) * k_live_connection_slot_size;
+inline constexpr uint64_t k_live_file_size =
+    k_live_resource_offset + uint64_t(k_live_resource_slots) * k_live_resource_slot_size;
 static_assert(k_live_connection_offset == 33024 && k_live_connection_offset % 64 == 0);
-static_assert(k_live_file_size == 295168);
+static_assert(k_live_resource_offset == 295168 && k_live_resource_offset % 64 == 0);
+static_assert(k_live_file_size == 327936);
 
 // The file's place in a fabric directory: <fabric dir>/<k_live_dir>/<pid><k_live_suffix>, written
 // as <pid><k_live_suffix><k_live_tmp_suffix> first and renamed into place once complete.
@@ -65,6 +72,10 @@ inline constexpr uint32_t k_conn_closing = 2;
 inline constexpr uint32_t k_flag_peer_stalled = 1u << 0; // alive, not progressing (reported)
 inline constexpr uint32_t k_flag_peer_asleep = 1u << 1;  // waits for a wake-up (notifications)
 inline constexpr uint32_t k_flag_peer_gone = 1u << 2;    // closed or died; the ring drains
+// resource_slot::kind
+inline constexpr uint32_t k_res_engine = 1; // a DOCA engine context (DMA, compress, SHA, ...)
+inline constexpr uint32_t k_res_export = 2; // memory or a sync event this process exported
+inline constexpr uint32_t k_res_import = 3; // another process's, imported by this one
 
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "live words must be address-free");
 static_assert(std::atomic<uint32_t>::is_always_lock_free, "live words must be address-free");
@@ -88,7 +99,12 @@ struct file_header {
     uint64_t connection_offset;                    // k_live_connection_offset
     char fabric[72];                               // NUL-terminated fabric name
     char comm[16];                                 // /proc/self/comm, NUL-terminated
-    char cmdline[96]; // /proc/self/cmdline, arguments joined by spaces, truncated
+    char cmdline[72];            // /proc/self/cmdline, arguments joined by spaces, truncated
+    uint64_t resource_offset;    // k_live_resource_offset
+    uint32_t resource_slot_size; // k_live_resource_slot_size
+    uint32_t resource_slots;     // k_live_resource_slots
+    std::atomic<uint32_t> resources_unpublished; // engines and memory that found no free slot
+    uint32_t reserved;                           // zero
 };
 static_assert(sizeof(file_header) == k_live_header_size);
 static_assert(offsetof(file_header, magic) == 0);
@@ -108,6 +124,10 @@ static_assert(offsetof(file_header, connection_offset) == 64);
 static_assert(offsetof(file_header, fabric) == 72);
 static_assert(offsetof(file_header, comm) == 144);
 static_assert(offsetof(file_header, cmdline) == 160);
+static_assert(offsetof(file_header, resource_offset) == 232);
+static_assert(offsetof(file_header, resource_slot_size) == 240);
+static_assert(offsetof(file_header, resource_slots) == 244);
+static_assert(offsetof(file_header, resources_unpublished) == 248);
 
 // A NUL-terminated text of at most N - 1 bytes in a slot, held in 8-byte words so that both
 // sides access it atomically like every other slot field (section 11.6 of docs/shm_layout.md):
@@ -207,6 +227,51 @@ static_assert(offsetof(connection_slot, producers) == 116);
 static_assert(offsetof(connection_slot, peer_silent_ms) == 120);
 static_assert(offsetof(connection_slot, max_msg_size) == 124);
 
+// What an engine context counts (the first line of its resource slot; a private instance while it
+// has no slot). Written by the thread that submits and progresses it, relaxed stores.
+struct engine_words {
+    std::atomic<uint64_t> tasks_done;   // completed successfully
+    std::atomic<uint64_t> tasks_failed; // completed with an error (a flush counts: SHUTDOWN)
+    std::atomic<uint64_t> bytes;        // source bytes of the successful tasks
+    std::atomic<uint32_t> in_flight;    // submitted, not completed yet
+    std::atomic<uint32_t> state;        // doca_ctx_states: 0 IDLE .. 3 STOPPING
+};
+static_assert(sizeof(engine_words) == 32);
+
+// One DOCA engine context, export or import (kind). Line 0 is the owner's running figures.
+//   engine  words: its counters; name: "dma", "compress", "sha", "mmap_advise"; device: its
+//           device's PCI address
+//   export  name: "mmap" or "sync_event"; device: the exporting function; addr, len: the range
+//           (a sync event: its counter, 8 bytes); access: DOCA_ACCESS_FLAG_* granted
+//   import  as an export, seen from the importer: peer says who exported it as its transport
+//           names it ("pid 1234"), peer_function the function it exported for; words.bytes
+//           counts the bytes moved to and from it (DMA)
+struct resource_slot {
+    engine_words words;           // 0
+    std::atomic<uint32_t> gen;    // 32: odd: in use
+    std::atomic<uint32_t> kind;   // 36: k_res_*
+    std::atomic<uint32_t> id;     // 40: the process's number for it (1, 2, ...)
+    std::atomic<uint32_t> access; // 44: export, import: DOCA_ACCESS_FLAG_*
+    std::atomic<uint64_t> addr;   // 48: export, import: the exporter's address
+    std::atomic<uint64_t> len;    // 56
+    text_field<16> name;          // 64
+    text_field<16> device;        // 80
+    text_field<16> peer;          // 96: import
+    text_field<16> peer_function; // 112: import
+};
+static_assert(sizeof(resource_slot) == k_live_resource_slot_size);
+static_assert(offsetof(resource_slot, words) == 0);
+static_assert(offsetof(resource_slot, gen) == 32);
+static_assert(offsetof(resource_slot, kind) == 36);
+static_assert(offsetof(resource_slot, id) == 40);
+static_assert(offsetof(resource_slot, access) == 44);
+static_assert(offsetof(resource_slot, addr) == 48);
+static_assert(offsetof(resource_slot, len) == 56);
+static_assert(offsetof(resource_slot, name) == 64);
+static_assert(offsetof(resource_slot, device) == 80);
+static_assert(offsetof(resource_slot, peer) == 96);
+static_assert(offsetof(resource_slot, peer_function) == 112);
+
 // The slots of a mapped file (its base address, k_live_file_size bytes).
 inline context_slot *context_at(void *base, uint32_t i) noexcept
 {
@@ -218,6 +283,12 @@ inline connection_slot *connection_at(void *base, uint32_t i) noexcept
     return reinterpret_cast<connection_slot *>(static_cast<uint8_t *>(base) +
                                                k_live_connection_offset +
                                                uint64_t(i) * k_live_connection_slot_size);
+}
+
+inline resource_slot *resource_at(void *base, uint32_t i) noexcept
+{
+    return reinterpret_cast<resource_slot *>(static_cast<uint8_t *>(base) + k_live_resource_offset +
+                                             uint64_t(i) * k_live_resource_slot_size);
 }
 
 // Copies `s` into a fixed field, NUL-terminated, truncated to fit.

@@ -253,7 +253,8 @@ unsigned doca_compress::execute()
         SC_LOG_INFO("compress context %p: %s task failed (%s): %s; the context stops",
                     static_cast<void *>(this), softcomch::compress::kind_text(t.kind_),
                     softcomch::error_name(rc), why);
-    finish_front(rc);
+    const doca_buf *src = fields_of(t).src_;
+    finish_front(rc, rc == DOCA_SUCCESS && src != nullptr ? src->data_len() : 0);
     return 1;
 }
 

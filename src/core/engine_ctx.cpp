@@ -56,6 +56,7 @@ doca_error_t engine_ctx::submit(doca_task *t)
     task_submitted();
     SC_TRACE(softcomch::trace::engine_task_begin(t, task_kind_name(t->kind_), this));
     queue_.push_back(t);
+    words_->in_flight.store(++in_flight_, std::memory_order_relaxed);
     return DOCA_SUCCESS;
 }
 
@@ -96,6 +97,7 @@ unsigned engine_ctx::poll()
             // again; back to its pool at its turn, without a callback (doca_pe).
             reset_cursor();
             complete(queue_.pop_front(), DOCA_ERROR_SHUTDOWN);
+            count_completion(DOCA_ERROR_SHUTDOWN, 0);
             return 1;
         }
         return execute();
@@ -110,10 +112,11 @@ unsigned engine_ctx::poll()
     return 0;
 }
 
-void engine_ctx::finish_front(doca_error_t status) noexcept
+void engine_ctx::finish_front(doca_error_t status, uint64_t bytes) noexcept
 {
     reset_cursor();
     complete(queue_.pop_front(), status);
+    count_completion(status, bytes);
     if (status != DOCA_SUCCESS)
         failed_ = true;
 }
@@ -121,8 +124,49 @@ void engine_ctx::finish_front(doca_error_t status) noexcept
 void engine_ctx::flush(doca_error_t status) noexcept
 {
     reset_cursor();
-    while (doca_task *t = queue_.pop_front())
+    while (doca_task *t = queue_.pop_front()) {
         complete(t, status);
+        count_completion(status, 0);
+    }
+}
+
+void engine_ctx::count_completion(doca_error_t status, uint64_t bytes) noexcept
+{
+    constexpr auto relaxed = std::memory_order_relaxed;
+    live::engine_words &w = *words_;
+    if (status == DOCA_SUCCESS) {
+        w.tasks_done.store(w.tasks_done.load(relaxed) + 1, relaxed);
+        w.bytes.store(w.bytes.load(relaxed) + bytes, relaxed);
+    } else {
+        w.tasks_failed.store(w.tasks_failed.load(relaxed) + 1, relaxed);
+    }
+    if (in_flight_ != 0)
+        --in_flight_;
+    w.in_flight.store(in_flight_, relaxed);
+}
+
+void engine_ctx::state_changed(doca_ctx_states next) noexcept
+{
+    constexpr auto relaxed = std::memory_order_relaxed;
+    const auto copy = [&](const live::engine_words &from, live::engine_words &to) {
+        to.tasks_done.store(from.tasks_done.load(relaxed), relaxed);
+        to.tasks_failed.store(from.tasks_failed.load(relaxed), relaxed);
+        to.bytes.store(from.bytes.load(relaxed), relaxed);
+    };
+    if (pub_) {
+        // The figures so far back in our own words first: the publication may give its slot
+        // back (and the file's mapping with it) before it claims another.
+        if (words_ != &own_words_) {
+            copy(*words_, own_words_);
+            words_ = &own_words_;
+        }
+        if (live::engine_words *w = pub_->state_changed(next); w != nullptr) {
+            copy(own_words_, *w);
+            words_ = w;
+        }
+    }
+    words_->in_flight.store(in_flight_, relaxed);
+    words_->state.store(uint32_t(next), relaxed);
 }
 
 void engine_ctx::do_stop()

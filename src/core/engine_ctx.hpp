@@ -14,8 +14,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "common/intrusive_fifo.hpp"
+#include "common/live_layout.hpp"
 #include "core/ctx.hpp"
 #include "core/task.hpp"
 
@@ -37,9 +39,24 @@ doca_error_t check_local_buf(const doca_buf *b, const doca_dev *dev, bool write,
 doca_error_t check_src_dst(const doca_buf *src, const doca_buf *dst, const doca_dev *dev,
                            const char **why) noexcept;
 
+// Where an engine context's figures are shown (`softcomch top`): implemented above core
+// (src/memory/live_figures.*), handed to the context by the C facade when it is created.
+class engine_publication {
+public:
+    virtual ~engine_publication() = default;
+    // The context entered `next`. Returns where its figures go from now on: the slot it holds
+    // (claimed in the fabric of this start), or nullptr for none. The slot returned before may be
+    // given back by this call.
+    virtual live::engine_words *state_changed(doca_ctx_states next) noexcept = 0;
+};
+
 class engine_ctx : public doca_ctx {
 public:
     using doca_ctx::doca_ctx;
+
+    void set_publication(std::unique_ptr<engine_publication> p) noexcept { pub_ = std::move(p); }
+    // Its running figures (tests; the publication shows them).
+    const live::engine_words &figures() const noexcept { return *words_; }
 
     // doca_ctx's hooks. validate (doca_task_try_submit): check_task(), and one line naming the
     // task's kind and why it would fail.
@@ -59,19 +76,27 @@ protected:
     // Forgets the progress of the task being worked on (it was flushed or finished).
     virtual void reset_cursor() noexcept {}
     // Pops the first task and completes it with `status`; any status but DOCA_SUCCESS stops the
-    // context at the next poll (after the task's error callback).
-    void finish_front(doca_error_t status) noexcept;
+    // context at the next poll (after the task's error callback). `bytes`: what a successful task
+    // processed (its source bytes), for the figures.
+    void finish_front(doca_error_t status, uint64_t bytes = 0) noexcept;
 
     doca_error_t do_start() override { return DOCA_SUCCESS; }
     void do_stop() override;
     // After the flush nothing is left but completions already queued on the engine.
     bool quiesce() override { return true; }
+    void state_changed(doca_ctx_states next) noexcept override;
 
     softcomch::intrusive_fifo<doca_task> queue_; // submitted, in order
 
 private:
     void flush(doca_error_t status) noexcept;
+    // One task left the queue with `status` (figures only).
+    void count_completion(doca_error_t status, uint64_t bytes) noexcept;
     bool failed_ = false; // a task failed: STOPPING at the next poll
+    uint32_t in_flight_ = 0;
+    live::engine_words own_words_{};          // the figures while no slot holds them
+    live::engine_words *words_ = &own_words_; // relaxed stores by the progressing thread
+    std::unique_ptr<engine_publication> pub_;
 };
 
 } // namespace softcomch::core

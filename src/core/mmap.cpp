@@ -269,7 +269,10 @@ doca_error_t doca_mmap::export_pci(const doca_dev *dev, softcomch::core::memory_
     std::vector<uint8_t> body;
     std::string why;
     const bool writable = (permissions_ & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
-    if (doca_error_t rc = ex.export_range(addr_, len_, writable, body, rec.keep, why);
+    softcomch::core::resource_label label;
+    label.function = dev->info()->pci_addr();
+    label.access = permissions_;
+    if (doca_error_t rc = ex.export_range(addr_, len_, writable, label, body, rec.keep, why);
         rc != DOCA_SUCCESS) {
         SC_LOG_ERR("doca_mmap_export_pci: cannot export %p (%zu bytes): %s", addr_, len_,
                    why.c_str());
@@ -322,7 +325,11 @@ doca_error_t doca_mmap::create_from_export(const union doca_data *user_data, con
         rc != DOCA_SUCCESS)
         return rc;
     std::unique_ptr<softcomch::core::remote_memory> remote;
-    if (doca_error_t rc = ex.import_range(info.via, info.body, info.body_len, remote, why);
+    softcomch::core::resource_label label;
+    label.function = dev->info()->pci_addr();
+    label.peer_function = info.function;
+    label.access = info.access;
+    if (doca_error_t rc = ex.import_range(info.via, info.body, info.body_len, label, remote, why);
         rc != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot reach the memory %s exported: %s", func, info.function.c_str(),
                    why.c_str());

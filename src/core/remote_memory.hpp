@@ -59,6 +59,14 @@ public:
     virtual std::string exporter() const = 0;
 };
 
+// What `softcomch top` shows of an export or import: the function this side uses and the other
+// side's, and the access granted. Labels only: nothing is decided from them.
+struct resource_label {
+    std::string function;      // the exporting function (export), the importing one (import)
+    std::string peer_function; // import: the function the exporter exported for
+    uint32_t access = 0;       // DOCA_ACCESS_FLAG_*
+};
+
 // What exporting and importing need from below core.
 class memory_exporter {
 public:
@@ -67,19 +75,22 @@ public:
     // Exports [addr, addr + len): the bytes an importer needs (appended to `desc`) and the
     // handle that keeps the export alive. Errors with `why`.
     virtual doca_error_t export_range(void *addr, size_t len, bool writable,
-                                      std::vector<uint8_t> &desc,
+                                      const resource_label &label, std::vector<uint8_t> &desc,
                                       std::unique_ptr<export_handle> &keep, std::string &why) = 0;
     // Imports what export_range() produced in another process, through the exporter named
     // `via`. Untrusted bytes: anything else is INVALID_VALUE with `why`.
     virtual doca_error_t import_range(std::string_view via, const uint8_t *desc, size_t len,
+                                      const resource_label &label,
                                       std::unique_ptr<remote_memory> &out, std::string &why) = 0;
     // A new counter (0) that other processes can import: the counter and the bytes an importer
     // needs (appended to `desc`). Destroying the counter revokes the export. Errors with `why`.
-    virtual doca_error_t export_counter(std::unique_ptr<shared_counter> &counter,
+    virtual doca_error_t export_counter(const resource_label &label,
+                                        std::unique_ptr<shared_counter> &counter,
                                         std::vector<uint8_t> &desc, std::string &why) = 0;
     // Imports what export_counter() produced in another process, through the exporter named
     // `via`. Untrusted bytes: anything else is INVALID_VALUE with `why`.
     virtual doca_error_t import_counter(std::string_view via, const uint8_t *desc, size_t len,
+                                        const resource_label &label,
                                         std::unique_ptr<shared_counter> &out, std::string &why) = 0;
 
 protected:

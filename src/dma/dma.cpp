@@ -209,7 +209,7 @@ unsigned doca_dma::execute()
         for (const doca_buf *b = t->src_; b != nullptr; b = b->next())
             copied += b->data_len();
         commit_dst(t->dst_, copied);
-        finish_front(DOCA_SUCCESS);
+        finish_front(DOCA_SUCCESS, copied);
     }
     return 1;
 }

@@ -107,7 +107,10 @@ const char *check_header(const live::file_header &h, uint64_t size, int pid, std
         h.context_slots != live::k_live_context_slots ||
         h.connection_slots != live::k_live_connection_slots ||
         h.context_offset != live::k_live_context_offset ||
-        h.connection_offset != live::k_live_connection_offset)
+        h.connection_offset != live::k_live_connection_offset ||
+        h.resource_offset != live::k_live_resource_offset ||
+        h.resource_slot_size != live::k_live_resource_slot_size ||
+        h.resource_slots != live::k_live_resource_slots)
         return "a header whose sizes are not those of its layout version";
     if (size < live::k_live_file_size)
         return "shorter than its layout";
@@ -123,6 +126,7 @@ struct file_reader {
     void read(const std::string &path, int pid, bool remove_stale);
 
 private:
+    void read_resource(const live::resource_slot &s, int pid);
     void problem(const std::string &path, std::string why)
     {
         view.unreadable.push_back({path, std::move(why)});
@@ -169,6 +173,7 @@ void file_reader::read(const std::string &path, int pid, bool remove_stale)
     p.created_unix_ns = h.created_unix_ns;
     p.contexts_unpublished = h.contexts_unpublished.load(std::memory_order_relaxed);
     p.connections_unpublished = h.connections_unpublished.load(std::memory_order_relaxed);
+    p.resources_unpublished = h.resources_unpublished.load(std::memory_order_relaxed);
     p.path = path;
     view.processes.push_back(std::move(p));
 
@@ -243,6 +248,51 @@ void file_reader::read(const std::string &path, int pid, bool remove_stale)
         c.name = ctx.name;
         view.connections.push_back(std::move(c));
     }
+    for (uint32_t i = 0; i < live::k_live_resource_slots; ++i)
+        read_resource(*live::resource_at(base, i), pid);
+}
+
+void file_reader::read_resource(const live::resource_slot &s, int pid)
+{
+    uint32_t kind = 0;
+    live_engine e;
+    live_memory m;
+    const bool present = read_slot(s, [&] {
+        kind = s.kind.load(acquire);
+        e.pid = m.pid = pid;
+        e.id = m.id = s.id.load(acquire);
+        e.engine = m.what = live::get_text(s.name);
+        e.device = m.function = live::get_text(s.device);
+        e.state = state_text(s.words.state.load(acquire));
+        e.tasks_done = s.words.tasks_done.load(acquire);
+        e.tasks_failed = s.words.tasks_failed.load(acquire);
+        e.bytes = m.bytes = s.words.bytes.load(acquire);
+        e.in_flight = s.words.in_flight.load(acquire);
+        m.access = s.access.load(acquire);
+        m.addr = s.addr.load(acquire);
+        m.len = s.len.load(acquire);
+        m.peer = live::get_text(s.peer);
+        m.peer_function = live::get_text(s.peer_function);
+    });
+    if (!present)
+        return;
+    switch (kind) {
+    case live::k_res_engine:
+        view.engines.push_back(std::move(e));
+        break;
+    case live::k_res_export:
+    case live::k_res_import:
+        m.role = kind == live::k_res_export ? "export" : "import";
+        if (kind == live::k_res_export) {
+            m.peer.clear();
+            m.peer_function.clear();
+            m.bytes = 0;
+        }
+        view.memory.push_back(std::move(m));
+        break;
+    default: // a kind this reader does not know: not shown
+        break;
+    }
 }
 
 } // namespace
@@ -291,6 +341,12 @@ live_view read_live(const std::string &fabric_dir, bool remove_stale)
     });
     std::sort(view.connections.begin(), view.connections.end(), [](const auto &a, const auto &b) {
         return std::tie(a.pid, a.context_id, a.id) < std::tie(b.pid, b.context_id, b.id);
+    });
+    std::sort(view.engines.begin(), view.engines.end(), [](const auto &a, const auto &b) {
+        return std::tie(a.pid, a.id) < std::tie(b.pid, b.id);
+    });
+    std::sort(view.memory.begin(), view.memory.end(), [](const auto &a, const auto &b) {
+        return std::tie(a.pid, a.role, a.id) < std::tie(b.pid, b.role, b.id);
     });
     return view;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The introspection API, live figures: every Comch server, client and connection of a fabric as
-// the processes that hold them publish it (common/live_layout.hpp, docs/shm_layout.md section
+// The introspection API, live figures: every Comch server, client and connection of a fabric,
+// and every DOCA engine context, export and import, as the processes that hold them publish it (common/live_layout.hpp, docs/shm_layout.md section
 // 11), read from the fabric directory's stats files without asking the processes anything.
 // `softcomch top` shows this. Plain values; nothing is kept between calls.
 #pragma once
@@ -17,13 +17,14 @@ namespace softcomch::introspect {
 struct live_process {
     int pid = 0;
     std::string comm;    // its command name, as it recorded it
-    std::string cmdline; // its arguments joined by spaces, truncated to 95 bytes
+    std::string cmdline; // its arguments joined by spaces, truncated to 71 bytes
     // What /proc says now: 'R' running, 'S' sleeping, 'D' in the kernel, 'T' stopped (SIGSTOP),
     // 't' stopped by a debugger, 'Z' a zombie, '?' unreadable.
     char state = '?';
     uint64_t created_unix_ns = 0;         // when it made its file
     uint32_t contexts_unpublished = 0;    // servers and clients that found its file full
     uint32_t connections_unpublished = 0; // connections likewise
+    uint32_t resources_unpublished = 0;   // engine contexts, exports and imports likewise
     std::string path;                     // its file
 };
 
@@ -72,6 +73,32 @@ struct live_connection {
     uint32_t max_msg_size = 0;
 };
 
+// A DOCA engine context (DMA, compress, SHA, mmap advise) and what it did.
+struct live_engine {
+    int pid = 0;
+    uint32_t id = 0;    // the process's number for it
+    std::string engine; // "dma", "compress", "sha", "mmap_advise"
+    std::string device; // its device's PCI address
+    std::string state;  // "IDLE", "STARTING", "RUNNING", "STOPPING"
+    uint64_t tasks_done = 0, tasks_failed = 0, bytes = 0;
+    uint32_t in_flight = 0;
+};
+
+// Memory (or a sync event's counter) exported by one process or imported by another.
+struct live_memory {
+    int pid = 0;
+    uint32_t id = 0;
+    std::string role;     // "export" or "import"
+    std::string what;     // "mmap" or "sync_event"
+    std::string function; // export: the exporting function; import: the importing one
+    uint32_t access = 0;  // DOCA_ACCESS_FLAG_*
+    uint64_t addr = 0;    // the exporter's address
+    uint64_t len = 0;
+    std::string peer;          // import: who exported it ("pid 1234")
+    std::string peer_function; // import: the function it was exported for
+    uint64_t bytes = 0;        // import: bytes moved to and from it
+};
+
 // A stats file that could not be read, and why.
 struct live_problem {
     std::string path;
@@ -83,6 +110,8 @@ struct live_view {
     std::vector<live_process> processes;      // by pid
     std::vector<live_context> contexts;       // by pid, then id
     std::vector<live_connection> connections; // by pid, then context, then id
+    std::vector<live_engine> engines;         // by pid, then id
+    std::vector<live_memory> memory;          // by pid, then role, then id
     std::vector<live_problem> unreadable;
     // Files of processes that no longer exist (or whose pid now names another process): removed
     // on the way when reading with remove_stale, else only listed.

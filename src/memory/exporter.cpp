@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "common/visibility.hpp"
+#include "memory/live_figures.hpp"
 #include "transport/registry.hpp"
 #include "transport/transport.hpp"
 
@@ -16,28 +17,43 @@ namespace tp = softcomch::transport;
 
 class kept final : public core::export_handle {
 public:
-    explicit kept(std::unique_ptr<tp::region_export> e) noexcept : e_(std::move(e)) {}
+    kept(std::unique_ptr<tp::region_export> e, const core::resource_label &label, void *addr,
+         size_t len) noexcept
+        : e_(std::move(e)), shown_(live::k_res_export, "mmap", label,
+                                   uint64_t(reinterpret_cast<uintptr_t>(addr)), len, "")
+    {}
 
 private:
     std::unique_ptr<tp::region_export> e_; // destroyed: revoked
+    resource_publication shown_;
 };
 
 class remote final : public core::remote_memory {
 public:
-    explicit remote(std::unique_ptr<tp::region_import> i) noexcept : i_(std::move(i)) {}
+    remote(std::unique_ptr<tp::region_import> i, const core::resource_label &label)
+        : i_(std::move(i)),
+          shown_(live::k_res_import, "mmap", label, i_->base(), i_->len(), i_->exporter())
+    {}
     doca_error_t read(uint64_t addr, void *dst, size_t n, const char **why) noexcept override
     {
-        return i_->read(addr, dst, n, why);
+        const doca_error_t rc = i_->read(addr, dst, n, why);
+        if (rc == DOCA_SUCCESS)
+            shown_.moved(n);
+        return rc;
     }
     doca_error_t write(uint64_t addr, const void *src, size_t n, const char **why) noexcept override
     {
-        return i_->write(addr, src, n, why);
+        const doca_error_t rc = i_->write(addr, src, n, why);
+        if (rc == DOCA_SUCCESS)
+            shown_.moved(n);
+        return rc;
     }
     doca_error_t alive(const char **why) const noexcept override { return i_->alive(why); }
     std::string exporter() const override { return i_->exporter(); }
 
 private:
     std::unique_ptr<tp::region_import> i_;
+    resource_publication shown_;
 };
 
 // A counter on the word of a transport's counter export (the exporter's own) or import (another
@@ -46,7 +62,11 @@ template <class T> class word_counter final : public core::shared_counter {
     static constexpr bool k_imported = std::is_same_v<T, tp::counter_import>;
 
 public:
-    explicit word_counter(std::unique_ptr<T> h) noexcept : h_(std::move(h)), w_(h_->word()) {}
+    word_counter(std::unique_ptr<T> h, const core::resource_label &label, const std::string &peer)
+        : h_(std::move(h)), w_(h_->word()),
+          shown_(k_imported ? live::k_res_import : live::k_res_export, "sync_event", label,
+                 uint64_t(reinterpret_cast<uintptr_t>(&w_)), sizeof(uint64_t), peer)
+    {}
     uint64_t load() const noexcept override { return w_.load(std::memory_order_seq_cst); }
     void store(uint64_t v) noexcept override { w_.store(v, std::memory_order_seq_cst); }
     uint64_t fetch_add(uint64_t v) noexcept override
@@ -70,6 +90,7 @@ public:
 private:
     std::unique_ptr<T> h_;
     std::atomic<uint64_t> &w_;
+    resource_publication shown_;
 };
 
 class transport_exporter final : public core::memory_exporter {
@@ -81,7 +102,8 @@ public:
         return tp::select_transport(ops, why) == DOCA_SUCCESS ? ops->name : "";
     }
 
-    doca_error_t export_range(void *addr, size_t len, bool writable, std::vector<uint8_t> &desc,
+    doca_error_t export_range(void *addr, size_t len, bool writable,
+                              const core::resource_label &label, std::vector<uint8_t> &desc,
                               std::unique_ptr<core::export_handle> &keep, std::string &why) override
     {
         const tp::transport_ops *ops = nullptr;
@@ -97,11 +119,12 @@ public:
             return DOCA_ERROR_UNEXPECTED;
         }
         desc.assign(bytes, bytes + n);
-        keep = std::make_unique<kept>(std::move(e));
+        keep = std::make_unique<kept>(std::move(e), label, addr, len);
         return DOCA_SUCCESS;
     }
 
     doca_error_t import_range(std::string_view via, const uint8_t *desc, size_t len,
+                              const core::resource_label &label,
                               std::unique_ptr<core::remote_memory> &out, std::string &why) override
     {
         const tp::transport_ops *ops = tp::find_transport(via);
@@ -112,11 +135,12 @@ public:
         std::unique_ptr<tp::region_import> i;
         if (doca_error_t rc = ops->import_region(desc, len, i, why); rc != DOCA_SUCCESS)
             return rc;
-        out = std::make_unique<remote>(std::move(i));
+        out = std::make_unique<remote>(std::move(i), label);
         return DOCA_SUCCESS;
     }
 
-    doca_error_t export_counter(std::unique_ptr<core::shared_counter> &counter,
+    doca_error_t export_counter(const core::resource_label &label,
+                                std::unique_ptr<core::shared_counter> &counter,
                                 std::vector<uint8_t> &desc, std::string &why) override
     {
         const tp::transport_ops *ops = nullptr;
@@ -132,11 +156,12 @@ public:
             return DOCA_ERROR_UNEXPECTED;
         }
         desc.assign(bytes, bytes + n);
-        counter = std::make_unique<word_counter<tp::counter_export>>(std::move(e));
+        counter = std::make_unique<word_counter<tp::counter_export>>(std::move(e), label, "");
         return DOCA_SUCCESS;
     }
 
     doca_error_t import_counter(std::string_view via, const uint8_t *desc, size_t len,
+                                const core::resource_label &label,
                                 std::unique_ptr<core::shared_counter> &out,
                                 std::string &why) override
     {
@@ -148,7 +173,8 @@ public:
         std::unique_ptr<tp::counter_import> i;
         if (doca_error_t rc = ops->import_counter(desc, len, i, why); rc != DOCA_SUCCESS)
             return rc;
-        out = std::make_unique<word_counter<tp::counter_import>>(std::move(i));
+        const std::string peer = i->exporter();
+        out = std::make_unique<word_counter<tp::counter_import>>(std::move(i), label, peer);
         return DOCA_SUCCESS;
     }
 };

@@ -257,7 +257,8 @@ unsigned doca_sha::execute()
         if (t.kind_ == softcomch::core::task_kind::sha_partial_hash)
             static_cast<doca_sha_task_partial_hash &>(t).session_.reset();
     }
-    finish_front(rc);
+    const doca_buf *src = fields_of(t).src_;
+    finish_front(rc, rc == DOCA_SUCCESS && src != nullptr ? src->data_len() : 0);
     return 1;
 }
 

@@ -86,7 +86,11 @@ doca_error_t doca_sync_event::create_from_export(doca_dev *dev, const uint8_t *d
         rc != DOCA_SUCCESS)
         return rc;
     std::unique_ptr<softcomch::core::shared_counter> counter;
-    if (doca_error_t rc = ex.import_counter(info.via, info.body, info.body_len, counter, why);
+    softcomch::core::resource_label label;
+    label.function = dev->info()->pci_addr();
+    label.peer_function = info.function;
+    if (doca_error_t rc =
+            ex.import_counter(info.via, info.body, info.body_len, label, counter, why);
         rc != DOCA_SUCCESS) {
         SC_LOG_ERR("%s: cannot reach the event %s exported: %s", func, info.function.c_str(),
                    why.c_str());
@@ -168,7 +172,10 @@ doca_error_t doca_sync_event::place(const char *func)
     const bool remote = publisher_ == location::remote_pci || subscriber_ == location::remote_pci;
     if (remote && user_addr_ == nullptr) {
         std::string why;
-        if (doca_error_t rc = ex_.export_counter(shared_, counter_desc_, why); rc != DOCA_SUCCESS) {
+        // The device is named at export (doca_sync_event_export_to_remote_pci), after this.
+        const softcomch::core::resource_label label;
+        if (doca_error_t rc = ex_.export_counter(label, shared_, counter_desc_, why);
+            rc != DOCA_SUCCESS) {
             SC_LOG_ERR("%s: cannot place the counter where the other side can reach it: %s", func,
                        why.c_str());
             return rc;

@@ -82,6 +82,7 @@ public:
     std::mutex mu_;
     std::vector<bool> contexts_used_ = std::vector<bool>(live::k_live_context_slots);
     std::vector<bool> connections_used_ = std::vector<bool>(live::k_live_connection_slots);
+    std::vector<bool> resources_used_ = std::vector<bool>(live::k_live_resource_slots);
 
 private:
     live_file(std::string fabric, std::string path, int pid, mapped_region map)
@@ -137,6 +138,9 @@ std::shared_ptr<live_file> live_file::make(const std::string &fabric)
     h->created_unix_ns = unix_ns();
     h->context_offset = live::k_live_context_offset;
     h->connection_offset = live::k_live_connection_offset;
+    h->resource_offset = live::k_live_resource_offset;
+    h->resource_slot_size = live::k_live_resource_slot_size;
+    h->resource_slots = live::k_live_resource_slots;
     live::put_text(h->fabric, fabric);
     live::put_text(h->comm, process_comm(0));
     live::put_text(h->cmdline, process_cmdline(0, sizeof h->cmdline - 1));
@@ -349,6 +353,57 @@ void live_connection_slot::release() noexcept
                 c->connections.fetch_sub(1, std::memory_order_relaxed);
         }
     });
+}
+
+bool live_resource_slot::claim(const std::string &fabric, const live_resource_identity &id) noexcept
+{
+    release();
+    try {
+        std::shared_ptr<live_file> f = file_for(fabric);
+        if (!f)
+            return false;
+        std::lock_guard<std::mutex> g(f->mu_);
+        const uint32_t i =
+            live_file::first_free(f->resources_used_, f->header()->resources_unpublished);
+        if (i == live::k_live_resource_slots)
+            return false;
+        live::resource_slot *s = live::resource_at(f->base(), i);
+        const uint32_t gen = s->gen.load(std::memory_order_relaxed); // even: free
+        constexpr auto release = std::memory_order_release;          // as for a context slot
+        s->words.tasks_done.store(0, release);
+        s->words.tasks_failed.store(0, release);
+        s->words.bytes.store(0, release);
+        s->words.in_flight.store(0, release);
+        s->words.state.store(id.state, release);
+        s->kind.store(id.kind, release);
+        s->id.store(id.id, release);
+        s->access.store(id.access, release);
+        s->addr.store(id.addr, release);
+        s->len.store(id.len, release);
+        live::put_text(s->name, id.name);
+        live::put_text(s->device, id.device);
+        live::put_text(s->peer, id.peer);
+        live::put_text(s->peer_function, id.peer_function);
+        s->gen.store(gen | 1u, std::memory_order_release);
+        f->resources_used_[i] = true;
+        file_ = std::move(f);
+        slot_ = s;
+        index_ = i;
+        return true;
+    } catch (...) { // allocation: not published
+        return false;
+    }
+}
+
+void live_resource_slot::release() noexcept
+{
+    give_back(&live_file::resources_used_, [](live_file &) {});
+}
+
+const std::string &live_resource_slot::fabric() const noexcept
+{
+    static const std::string none;
+    return file_ ? file_->fabric_ : none;
 }
 
 } // namespace softcomch::transport

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The writing side of the live-figures file (common/live_layout.hpp, docs/shm_layout.md
-// section 11): one file per process and fabric, `<fabric dir>/stats/<pid>.stats`, made on the
+// section 11): Comch contexts and connections, engine contexts, exports and imports; one file
+// per process and fabric, `<fabric dir>/stats/<pid>.stats`, made on the
 // first claim, mapped MAP_SHARED, and removed when its last context slot goes. Claims and
 // releases are the slow path (a mutex, file system calls on the first claim of a fabric); what a
 // claimed slot's owner writes afterwards is plain relaxed atomic stores into the mapping.
@@ -22,6 +23,20 @@
 namespace softcomch::transport {
 
 class live_file;
+
+// What a resource slot says of its engine context, export or import (strings truncated).
+struct live_resource_identity {
+    uint32_t kind = 0; // live::k_res_*
+    uint32_t id = 0;   // the process's number for it
+    std::string name;  // "dma", "mmap", "sync_event", ...
+    std::string device;
+    uint32_t access = 0;
+    uint64_t addr = 0;
+    uint64_t len = 0;
+    std::string peer; // import: the exporter, as its transport names it
+    std::string peer_function;
+    uint32_t state = 0; // engine: doca_ctx_states
+};
 
 // What a context slot says of its context (strings are truncated to their fields).
 struct live_context_identity {
@@ -97,6 +112,20 @@ public:
 
 private:
     uint32_t context_ = 0;
+};
+
+// An engine context's, export's or import's slot, released by the destructor.
+class live_resource_slot : public live_slot<live::resource_slot> {
+public:
+    live_resource_slot() noexcept = default;
+    ~live_resource_slot() { release(); }
+
+    // Claims a slot of this process's file for `fabric`, made if missing, filled from `id`,
+    // with zero counters. False (and no slot) when none could be claimed.
+    bool claim(const std::string &fabric, const live_resource_identity &id) noexcept;
+    void release() noexcept;
+    // The fabric of the slot's file (empty without a slot).
+    const std::string &fabric() const noexcept;
 };
 
 // The path of this process's file for `fabric` (for tests and logs; nothing is created); of

@@ -4,7 +4,15 @@
 // processes exchange known messages, then the tool's JSON is parsed and checked field by field
 // (the schema of docs/cli.md, "softcomch top", and the figures each process must have
 // published); a stopped server shows as a stalled peer of its client, whose sends pile up in
-// the ring and the send queue. The terminal view is tested in test_cli_top_tmux.cpp.
+// the ring and the send queue; a DMA context, the memory one process exported and another
+// imported show with their figures. The terminal view is tested in test_cli_top_tmux.cpp.
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dma.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,6 +22,8 @@
 
 #include "child_process.hpp"
 #include "cli_util.hpp"
+#include "device_lookup.hpp"
+#include "dma_fixture.hpp"
 #include "top_peers.hpp"
 
 namespace {
@@ -38,14 +48,15 @@ const std::vector<field> doc_schema{
     {"processes", array},
     {"contexts", array},
     {"connections", array},
+    {"engines", array},
+    {"memory", array},
     {"unreadable", array},
     {"stale_removed", array},
 };
-const std::vector<field> summary_schema{{"processes", integer},
-                                        {"servers", integer},
-                                        {"clients", integer},
-                                        {"connections", integer},
-                                        {"stalled_peers", integer}};
+const std::vector<field> summary_schema{{"processes", integer},     {"servers", integer},
+                                        {"clients", integer},       {"connections", integer},
+                                        {"stalled_peers", integer}, {"engines", integer},
+                                        {"exports", integer},       {"imports", integer}};
 const std::vector<field> process_schema{
     {"pid", integer},
     {"comm", str},
@@ -55,6 +66,7 @@ const std::vector<field> process_schema{
      {"running", "sleeping", "waiting", "stopped", "traced", "zombie", "dead", "idle", "unknown"}},
     {"contexts_unpublished", integer},
     {"connections_unpublished", integer},
+    {"resources_unpublished", integer},
     {"stats_file", str},
 };
 const std::vector<field> context_schema{
@@ -91,6 +103,30 @@ const std::vector<field> connection_schema{
     {"producers", integer},
     {"peer", object},
 };
+const std::vector<field> engine_schema{
+    {"pid", integer},
+    {"id", integer},
+    {"engine", str, {"dma", "compress", "sha", "mmap_advise"}},
+    {"device", str},
+    {"state", str, {"IDLE", "STARTING", "RUNNING", "STOPPING"}},
+    {"tasks_done", integer},
+    {"tasks_failed", integer},
+    {"in_flight", integer},
+    {"bytes", integer},
+};
+const std::vector<field> memory_schema{
+    {"pid", integer},
+    {"id", integer},
+    {"role", str, {"export", "import"}},
+    {"what", str, {"mmap", "sync_event"}},
+    {"function", str},
+    {"access", integer},
+    {"addr", integer},
+    {"len", integer},
+    {"exporter", {jt::string, jt::null}},
+    {"exported_for", {jt::string, jt::null}},
+    {"bytes", {jt::integer, jt::null}},
+};
 const std::vector<field> pair_schema{{"messages", integer}, {"bytes", integer}};
 const std::vector<field> ring_schema{{"used", integer}, {"limit", integer}};
 const std::vector<field> peer_schema{
@@ -109,6 +145,13 @@ const std::vector<field> peer_schema{
         return r;
     if (auto r = all_match(*doc.find("connections"), connection_schema, "connections"); !r)
         return r;
+    if (auto r = all_match(*doc.find("engines"), engine_schema, "engines"); !r)
+        return r;
+    if (auto r = all_match(*doc.find("memory"), memory_schema, "memory"); !r)
+        return r;
+    for (const auto &m : doc.find("memory")->elements())
+        if ((m.find("role")->as_string() == "import") != m.find("exporter")->is_string())
+            return ::testing::AssertionFailure() << "an import names its exporter, an export not";
     for (const auto &c : doc.find("connections")->elements()) {
         for (const char *p : {"sent", "received"})
             if (auto r = matches(*c.find(p), pair_schema, p); !r)
@@ -402,3 +445,139 @@ TEST_F(CliTop, LiveStoppedServerIsStalledAndSendsPileUp)
 }
 
 } // namespace
+
+namespace {
+
+bool write_all(int fd, const void *p, size_t n)
+{
+    return ::write(fd, p, n) == ssize_t(n);
+}
+
+bool read_all(int fd, void *p, size_t n)
+{
+    auto *b = static_cast<uint8_t *>(p);
+    while (n != 0) {
+        const ssize_t got = ::read(fd, b, n);
+        if (got <= 0)
+            return false;
+        b += got;
+        n -= size_t(got);
+    }
+    return true;
+}
+
+} // namespace
+
+// The host side exports 1 MiB; the DPU side imports it and reads 4 x 64 KiB of it with DMA: top
+// shows the DMA context with its figures, the export and the import naming its exporter.
+TEST_F(CliTop, LiveShowsDmaContextsExportsAndImports)
+{
+    constexpr size_t k_len = size_t(1) << 20, k_chunk = size_t(64) << 10;
+    constexpr int k_tasks = 4;
+    int handoff[2];
+    ASSERT_EQ(::pipe2(handoff, O_CLOEXEC), 0);
+    sc_test::gate copied, quit;
+    const pid_t host = sc_test::spawn([&] {
+        doca_dev *dev = sc_devices::open_dev("b1:00.0");
+        CHILD_CHECK(dev != nullptr);
+        std::vector<uint8_t> mem(k_len, 0x5a);
+        doca_mmap *m = nullptr;
+        CHILD_CHECK(doca_mmap_create(&m) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_mmap_set_memrange(m, mem.data(), mem.size()) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_PCI_READ_WRITE) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_mmap_add_dev(m, dev) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_mmap_start(m) == DOCA_SUCCESS);
+        const void *d = nullptr;
+        size_t n = 0;
+        CHILD_CHECK(doca_mmap_export_pci(m, dev, &d, &n) == DOCA_SUCCESS);
+        const uint64_t len = n, addr = uint64_t(reinterpret_cast<uintptr_t>(mem.data()));
+        CHILD_CHECK(write_all(handoff[1], &len, 8) && write_all(handoff[1], d, n) &&
+                    write_all(handoff[1], &addr, 8));
+        CHILD_CHECK(quit.wait(60000ms)); // as dma_copy_host sits in getchar()
+        CHILD_CHECK(doca_mmap_destroy(m) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_dev_close(dev) == DOCA_SUCCESS);
+        return 0;
+    });
+    const pid_t dpu = sc_test::spawn([&] {
+        uint64_t len = 0, addr = 0;
+        uint8_t desc[512];
+        CHILD_CHECK(read_all(handoff[0], &len, 8) && len <= sizeof desc &&
+                    read_all(handoff[0], desc, len) && read_all(handoff[0], &addr, 8));
+        dma_test::context c("03:00.0", 8);
+        doca_mmap *remote = nullptr;
+        CHILD_CHECK(doca_mmap_create_from_export(nullptr, desc, len, c.dev, &remote) ==
+                    DOCA_SUCCESS);
+        {
+            dma_test::region mine(c.dev, k_len);
+            CHILD_CHECK(doca_ctx_start(c.ctx) == DOCA_SUCCESS);
+            for (int i = 0; i < k_tasks; ++i) {
+                void *at = reinterpret_cast<void *>(uintptr_t(addr + i * k_chunk));
+                doca_buf *rbuf = nullptr;
+                CHILD_CHECK(doca_buf_inventory_buf_get_by_args(mine.inv, remote, at, k_chunk, at,
+                                                               k_chunk, &rbuf) == DOCA_SUCCESS);
+                CHILD_CHECK(c.submit(c.task(rbuf, mine.buf(i * k_chunk, k_chunk, 0))) ==
+                            DOCA_SUCCESS);
+            }
+            CHILD_CHECK(c.progress_until([&] { return c.done.size() == size_t(k_tasks); }));
+            copied.open();
+            CHILD_CHECK(quit.wait(60000ms));
+            CHILD_CHECK(doca_ctx_stop(c.ctx) == DOCA_SUCCESS);
+        }
+        CHILD_CHECK(doca_mmap_destroy(remote) == DOCA_SUCCESS);
+        return 0;
+    });
+    ASSERT_TRUE(copied.wait(20000ms));
+
+    const json::value doc = top_json();
+    ASSERT_TRUE(valid_top(doc)) << json::dump(doc);
+    const json::value &sum = *doc.find("summary");
+    EXPECT_EQ(at(sum, "engines"), 1);
+    EXPECT_EQ(at(sum, "exports"), 1);
+    EXPECT_EQ(at(sum, "imports"), 1);
+    const json::value *e = find_by(doc, "engines", dpu);
+    ASSERT_NE(e, nullptr) << json::dump(doc);
+    EXPECT_EQ(e->find("engine")->as_string(), "dma");
+    EXPECT_EQ(e->find("device")->as_string(), "0000:03:00.0");
+    EXPECT_EQ(e->find("state")->as_string(), "RUNNING");
+    EXPECT_EQ(at(*e, "tasks_done"), k_tasks);
+    EXPECT_EQ(at(*e, "tasks_failed"), 0);
+    EXPECT_EQ(at(*e, "in_flight"), 0);
+    EXPECT_EQ(at(*e, "bytes"), int64_t(k_tasks * k_chunk));
+    const json::value *ex = find_by(doc, "memory", host);
+    ASSERT_NE(ex, nullptr);
+    EXPECT_EQ(ex->find("role")->as_string(), "export");
+    EXPECT_EQ(ex->find("what")->as_string(), "mmap");
+    EXPECT_EQ(ex->find("function")->as_string(), "0000:b1:00.0");
+    EXPECT_EQ(at(*ex, "access"), int64_t(DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+    EXPECT_EQ(at(*ex, "len"), int64_t(k_len));
+    const json::value *im = find_by(doc, "memory", dpu);
+    ASSERT_NE(im, nullptr);
+    EXPECT_EQ(im->find("role")->as_string(), "import");
+    EXPECT_EQ(im->find("function")->as_string(), "0000:03:00.0");
+    EXPECT_EQ(im->find("exporter")->as_string(), "pid " + std::to_string(host));
+    EXPECT_EQ(im->find("exported_for")->as_string(), "0000:b1:00.0");
+    EXPECT_EQ(at(*im, "addr"), at(*ex, "addr"));
+    EXPECT_EQ(at(*im, "len"), int64_t(k_len));
+    EXPECT_EQ(at(*im, "bytes"), int64_t(k_tasks * k_chunk));
+
+    const proc_result text = sc({"top", "--once"});
+    EXPECT_EQ(text.status, 0);
+    EXPECT_TRUE(sc_test::contains(text.out, "1 engine, 1 export, 1 import")) << text.out;
+    EXPECT_TRUE(has_row(text.out, std::to_string(dpu), {"dma", "RUNNING", "0000:03:00.0"}))
+        << text.out;
+    EXPECT_TRUE(has_row(text.out, std::to_string(dpu),
+                        {"import", "mmap", "0000:03:00.0", "pci-rw", "pid " + std::to_string(host),
+                         "0000:b1:00.0"}))
+        << text.out;
+    EXPECT_TRUE(has_row(text.out, std::to_string(host), {"export", "mmap", "0000:b1:00.0"}))
+        << text.out;
+
+    quit.open();
+    EXPECT_EQ(sc_test::wait_child(dpu), 0);
+    EXPECT_EQ(sc_test::wait_child(host), 0);
+    ::close(handoff[0]);
+    ::close(handoff[1]);
+    const json::value after = top_json();
+    EXPECT_EQ(after.find("engines")->size(), 0u);
+    EXPECT_EQ(after.find("memory")->size(), 0u);
+}

@@ -40,9 +40,11 @@ struct live_export {
         for (size_t i = 0; i < sizeof mem; ++i)
             mem[i] = uint8_t(i * 13 + 1);
         std::string why;
-        if (memory::exporter().export_range(mem, sizeof mem, true, body, keep, why) != DOCA_SUCCESS)
+        const core::resource_label label;
+        if (memory::exporter().export_range(mem, sizeof mem, true, label, body, keep, why) !=
+            DOCA_SUCCESS)
             body.clear(); // no export on this machine: the seeds still exercise the parsers
-        if (memory::exporter().export_counter(counter, counter_body, why) != DOCA_SUCCESS)
+        if (memory::exporter().export_counter(label, counter, counter_body, why) != DOCA_SUCCESS)
             counter_body.clear();
         else
             counter->store(0x5eed);
@@ -97,8 +99,8 @@ void memory_import(const core::export_info &info)
 {
     std::unique_ptr<core::remote_memory> remote;
     std::string why;
-    if (memory::exporter().import_range(info.via, info.body, info.body_len, remote, why) !=
-        DOCA_SUCCESS)
+    if (memory::exporter().import_range(info.via, info.body, info.body_len, core::resource_label{},
+                                        remote, why) != DOCA_SUCCESS)
         return;
     // Imported: the body must be this process's live export (pid, start time and token agree).
     transport::shm::region_desc d;
@@ -121,8 +123,8 @@ void counter_import(const core::export_info &info)
 {
     std::unique_ptr<core::shared_counter> counter;
     std::string why;
-    if (memory::exporter().import_counter(info.via, info.body, info.body_len, counter, why) !=
-        DOCA_SUCCESS)
+    if (memory::exporter().import_counter(info.via, info.body, info.body_len,
+                                          core::resource_label{}, counter, why) != DOCA_SUCCESS)
         return;
     // Imported: it must be the seeds' live counter of this process (token and file agree).
     transport::shm::counter_desc d;

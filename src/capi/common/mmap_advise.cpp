@@ -3,6 +3,7 @@
 // C API of doca_mmap_advise.h (DOCA Core: libdoca_common): argument checks and delegation only.
 #include <doca_mmap_advise.h>
 
+#include "capi/engine_publication.hpp"
 #include "capi/handle.hpp"
 #include "core/buf.hpp"
 #include "core/device.hpp"
@@ -26,7 +27,8 @@ doca_error_t doca_mmap_advise_create(struct doca_dev *dev, struct doca_mmap_advi
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(dev);
         SC_CHECK_NOT_NULL(mmap_advise);
-        return doca_mmap_advise::create(dev, mmap_advise);
+        return softcomch::capi::create_published(&doca_mmap_advise::create, dev, mmap_advise,
+                                                 "mmap_advise");
     });
 }
 

@@ -4,6 +4,7 @@
 // kinds have the same shape; SC_COMPRESS_KIND writes each kind's functions once.
 #include <doca_compress.h>
 
+#include "capi/engine_publication.hpp"
 #include "capi/handle.hpp"
 #include "compress/compress.hpp"
 #include "core/buf.hpp"
@@ -84,7 +85,7 @@ doca_error_t doca_compress_create(struct doca_dev *dev, struct doca_compress **c
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(dev);
         SC_CHECK_NOT_NULL(compress);
-        return doca_compress::create(dev, compress);
+        return softcomch::capi::create_published(&doca_compress::create, dev, compress, "compress");
     });
 }
 

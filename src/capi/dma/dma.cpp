@@ -3,6 +3,7 @@
 // C API of doca_dma.h (libdoca_dma): argument checks and delegation only.
 #include <doca_dma.h>
 
+#include "capi/engine_publication.hpp"
 #include "capi/handle.hpp"
 #include "core/buf.hpp"
 #include "core/device.hpp"
@@ -42,7 +43,7 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(dev);
         SC_CHECK_NOT_NULL(dma);
-        return doca_dma::create(dev, dma);
+        return softcomch::capi::create_published(&doca_dma::create, dev, dma, "dma");
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "capi/engine_publication.hpp"
 #include "capi/handle.hpp"
 #include "core/buf.hpp"
 #include "core/device.hpp"
@@ -135,7 +136,7 @@ doca_error_t doca_sha_create(struct doca_dev *dev, struct doca_sha **sha)
     return guard(__func__, [&]() -> doca_error_t {
         SC_REQUIRE(dev);
         SC_CHECK_NOT_NULL(sha);
-        return doca_sha::create(dev, sha);
+        return softcomch::capi::create_published(&doca_sha::create, dev, sha, "sha");
     });
 }
 

@@ -302,9 +302,9 @@ TEST_F(LiveReader, FilesItCannotReadAreListedAndLeftAlone)
         {p + ".stats",
          [&](std::string &b) {
              as_other(b);
-             patch<uint32_t>(b, 4, 2);
+             patch<uint32_t>(b, 4, 3);
          },
-         "stats layout version 2 (this softcomch reads 1)"},
+         "stats layout version 3 (this softcomch reads 2)"},
         {p + ".stats",
          [&](std::string &b) {
              as_other(b);

@@ -108,7 +108,7 @@ TEST(LivePublisher, FileHeaderAndSlotsAtTheirOffsets)
         mapping m(path);
         ASSERT_NE(m.base, nullptr);
         EXPECT_EQ(m.word<uint32_t>(0), 0x564C4353u); // "SCLV"
-        EXPECT_EQ(m.word<uint32_t>(4), 1u);          // version
+        EXPECT_EQ(m.word<uint32_t>(4), 2u);          // version
         EXPECT_EQ(m.word<uint32_t>(8), 256u);
         EXPECT_EQ(m.word<uint32_t>(12), 256u);
         EXPECT_EQ(m.word<uint32_t>(16), 128u);
@@ -122,6 +122,9 @@ TEST(LivePublisher, FileHeaderAndSlotsAtTheirOffsets)
         EXPECT_EQ(m.word<uint64_t>(64), 33024u);
         EXPECT_STREQ(static_cast<const char *>(m.base) + 72, fabric.c_str());
         EXPECT_STREQ(static_cast<const char *>(m.base) + 144, softcomch::process_comm(0).c_str());
+        EXPECT_EQ(m.word<uint64_t>(232), 295168u); // the resource slots
+        EXPECT_EQ(m.word<uint32_t>(240), 128u);
+        EXPECT_EQ(m.word<uint32_t>(244), 256u);
 
         // Context slot 0: gen odd, then the identity.
         const size_t c0 = 256;
@@ -165,6 +168,36 @@ TEST(LivePublisher, FileHeaderAndSlotsAtTheirOffsets)
         ASSERT_TRUE(conn.claim(ctx, cid));
         EXPECT_EQ(m.word<uint32_t>(k0 + 64), gen + 2);
         EXPECT_EQ(m.word<uint64_t>(k0), 0u);
+
+        // An import: its identity after the owner's line, its bytes on that line.
+        transport::live_resource_slot res;
+        transport::live_resource_identity rid;
+        rid.kind = live::k_res_import;
+        rid.id = 3;
+        rid.name = "mmap";
+        rid.device = "0000:03:00.0";
+        rid.access = 0x20;
+        rid.addr = 0x1000;
+        rid.len = 8192;
+        rid.peer = "pid 77";
+        rid.peer_function = "0000:b1:00.0";
+        ASSERT_TRUE(res.claim(fabric, rid));
+        const size_t r0 = 295168;
+        EXPECT_EQ(m.word<uint32_t>(r0 + 32) & 1u, 1u);
+        EXPECT_EQ(m.word<uint32_t>(r0 + 36), live::k_res_import);
+        EXPECT_EQ(m.word<uint32_t>(r0 + 40), 3u);
+        EXPECT_EQ(m.word<uint32_t>(r0 + 44), 0x20u);
+        EXPECT_EQ(m.word<uint64_t>(r0 + 48), 0x1000u);
+        EXPECT_EQ(m.word<uint64_t>(r0 + 56), 8192u);
+        EXPECT_STREQ(static_cast<const char *>(m.base) + r0 + 64, "mmap");
+        EXPECT_STREQ(static_cast<const char *>(m.base) + r0 + 80, "0000:03:00.0");
+        EXPECT_STREQ(static_cast<const char *>(m.base) + r0 + 96, "pid 77");
+        EXPECT_STREQ(static_cast<const char *>(m.base) + r0 + 112, "0000:b1:00.0");
+        res.get()->words.bytes.store(4096, std::memory_order_relaxed);
+        EXPECT_EQ(m.word<uint64_t>(r0 + 16), 4096u);
+        const uint32_t rgen = m.word<uint32_t>(r0 + 32);
+        res.release();
+        EXPECT_EQ(m.word<uint32_t>(r0 + 32), rgen + 1) << "even: free";
     }
     EXPECT_FALSE(exists(path)) << "removed with its last context";
     EXPECT_FALSE(exists(transport::fabric_dir_path(fabric) + "/stats")) << "and its directory";

@@ -215,6 +215,9 @@ totals count(const snapshot &s) noexcept
     t.connections = s.view.connections.size();
     for (const auto &c : s.view.connections)
         t.stalled += c.peer_stalled ? 1 : 0;
+    t.engines = s.view.engines.size();
+    for (const auto &m : s.view.memory)
+        (m.role == "export" ? t.exports : t.imports)++;
     return t;
 }
 
@@ -230,7 +233,10 @@ json::value to_json(const snapshot &s)
                            .set("servers", t.servers)
                            .set("clients", t.clients)
                            .set("connections", t.connections)
-                           .set("stalled_peers", t.stalled));
+                           .set("stalled_peers", t.stalled)
+                           .set("engines", t.engines)
+                           .set("exports", t.exports)
+                           .set("imports", t.imports));
     json::value procs = json::value::array();
     for (const auto &p : s.view.processes)
         procs.push_back(json::value::object()
@@ -240,6 +246,7 @@ json::value to_json(const snapshot &s)
                             .set("state", process_state_name(p.state))
                             .set("contexts_unpublished", p.contexts_unpublished)
                             .set("connections_unpublished", p.connections_unpublished)
+                            .set("resources_unpublished", p.resources_unpublished)
                             .set("stats_file", p.path));
     doc.set("processes", std::move(procs));
     json::value ctxs = json::value::array();
@@ -292,6 +299,37 @@ json::value to_json(const snapshot &s)
                                              .set("gone", c.peer_gone)));
     }
     doc.set("connections", std::move(conns));
+    json::value engines = json::value::array();
+    for (const auto &e : s.view.engines)
+        engines.push_back(json::value::object()
+                              .set("pid", e.pid)
+                              .set("id", e.id)
+                              .set("engine", e.engine)
+                              .set("device", e.device)
+                              .set("state", e.state)
+                              .set("tasks_done", e.tasks_done)
+                              .set("tasks_failed", e.tasks_failed)
+                              .set("in_flight", e.in_flight)
+                              .set("bytes", e.bytes));
+    doc.set("engines", std::move(engines));
+    json::value memory = json::value::array();
+    for (const auto &m : s.view.memory) {
+        json::value o = json::value::object()
+                            .set("pid", m.pid)
+                            .set("id", m.id)
+                            .set("role", m.role)
+                            .set("what", m.what)
+                            .set("function", m.function)
+                            .set("access", m.access)
+                            .set("addr", m.addr)
+                            .set("len", m.len);
+        const bool import = m.role == "import";
+        o.set("exporter", import ? json::value(m.peer) : json::value())
+            .set("exported_for", import ? json::value(m.peer_function) : json::value())
+            .set("bytes", import ? json::value(m.bytes) : json::value());
+        memory.push_back(std::move(o));
+    }
+    doc.set("memory", std::move(memory));
     json::value bad = json::value::array();
     for (const auto &p : s.view.unreadable)
         bad.push_back(json::value::object().set("path", p.path).set("why", p.why));

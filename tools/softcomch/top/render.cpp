@@ -2,6 +2,8 @@
 //
 // softcomch top: the servers-and-clients table and the connections table, as lines of text that
 // the live view styles and truncates to the terminal and --once prints as they are.
+#include <doca_types.h>
+
 #include <cstdio>
 
 #include "top.hpp"
@@ -120,6 +122,86 @@ std::string peer_text(const connection_row &r)
     return c.peer_asleep ? "asleep" : "ok";
 }
 
+// "pci-rw", "pci-ro", "local" (the export's grant as DOCA_ACCESS_FLAG_* names it).
+std::string access_text(uint32_t access)
+{
+    if (access & DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+        return "pci-rw";
+    if (access & DOCA_ACCESS_FLAG_PCI_READ_ONLY)
+        return "pci-ro";
+    return access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE ? "local-rw" : "-";
+}
+
+std::string hex(uint64_t v)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string or_dash(const std::string &s)
+{
+    return s.empty() ? "-" : s;
+}
+
+void render_engines(const snapshot &now, const render_options &o, std::vector<line> &out)
+{
+    const auto &engines = now.view.engines;
+    if (engines.empty())
+        return;
+    out.push_back({"", line_style::plain});
+    out.push_back({"ENGINES (" + std::to_string(engines.size()) + ")", line_style::title});
+    table tab({{"PID", true},
+               {"PROCESS"},
+               {"ENGINE"},
+               {"ID", true},
+               {"STATE"},
+               {"DEVICE"},
+               {"TASKS", true},
+               {"FAILED", true},
+               {"IN-FLIGHT", true},
+               {"BYTES", true}});
+    for (const auto &e : engines) {
+        const introspect::live_process *p = find_process(now, e.pid);
+        tab.add({num(uint64_t(e.pid)), clip(p ? p->comm : "?", 16), e.engine, num(e.id), e.state,
+                 e.device, count_text(e.tasks_done, o), count_text(e.tasks_failed, o),
+                 num(e.in_flight), bytes_text(e.bytes, o)},
+                e.state == "RUNNING" ? line_style::plain : line_style::dim);
+    }
+    tab.emit(out);
+}
+
+void render_memory(const snapshot &now, const render_options &o, std::vector<line> &out)
+{
+    const auto &memory = now.view.memory;
+    if (memory.empty())
+        return;
+    out.push_back({"", line_style::plain});
+    out.push_back(
+        {"MEMORY EXPORTS AND IMPORTS (" + std::to_string(memory.size()) + ")", line_style::title});
+    table tab({{"PID", true},
+               {"PROCESS"},
+               {"ROLE"},
+               {"WHAT"},
+               {"ID", true},
+               {"FUNCTION"},
+               {"ACCESS"},
+               {"ADDRESS"},
+               {"LENGTH", true},
+               {"EXPORTER"},
+               {"EXPORTED-FOR"},
+               {"BYTES", true}});
+    for (const auto &m : memory) {
+        const introspect::live_process *p = find_process(now, m.pid);
+        const bool import = m.role == "import";
+        tab.add({num(uint64_t(m.pid)), clip(p ? p->comm : "?", 16), m.role, m.what, num(m.id),
+                 or_dash(m.function), m.what == "mmap" ? access_text(m.access) : "-", hex(m.addr),
+                 bytes_text(m.len, o), import ? or_dash(m.peer) : "-",
+                 import ? or_dash(m.peer_function) : "-", import ? bytes_text(m.bytes, o) : "-"});
+    }
+    tab.emit(out);
+}
+
 } // namespace
 
 std::string summary(const snapshot &s)
@@ -134,6 +216,12 @@ std::string summary(const snapshot &s)
                        plural(t.connections, "connection", "connections");
     if (t.stalled != 0)
         text += " (" + plural(t.stalled, "peer", "peers") + " stalled)";
+    if (t.engines != 0)
+        text += ", " + plural(t.engines, "engine", "engines");
+    if (t.exports != 0)
+        text += ", " + plural(t.exports, "export", "exports");
+    if (t.imports != 0)
+        text += ", " + plural(t.imports, "import", "imports");
     return text;
 }
 
@@ -211,6 +299,8 @@ std::vector<line> render_tables(const snapshot &now, const snapshot *before, sor
         tab.add(std::move(cells), c.peer_stalled ? line_style::alert : line_style::plain);
     }
     tab.emit(out);
+    render_engines(now, o, out);
+    render_memory(now, o, out);
     return out;
 }
 
@@ -222,12 +312,13 @@ std::vector<line> render_problems(const snapshot &s)
     for (const auto &p : s.view.stale)
         out.push_back({"removed the file of a process that ended: " + p, line_style::dim});
     for (const auto &p : s.view.processes) {
-        if (p.contexts_unpublished + p.connections_unpublished == 0)
+        if (p.contexts_unpublished + p.connections_unpublished + p.resources_unpublished == 0)
             continue;
         out.push_back({"pid " + std::to_string(p.pid) + ": " +
-                           std::to_string(p.contexts_unpublished) + " context(s) and " +
-                           std::to_string(p.connections_unpublished) +
-                           " connection(s) not shown (its stats file is full)",
+                           std::to_string(p.contexts_unpublished) + " context(s), " +
+                           std::to_string(p.connections_unpublished) + " connection(s) and " +
+                           std::to_string(p.resources_unpublished) +
+                           " engine(s), export(s) or import(s) not shown (its stats file is full)",
                        line_style::dim});
     }
     return out;

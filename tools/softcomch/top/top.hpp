@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// softcomch top (cmd_top.cpp): every Comch server, client and connection of a fabric, as the
-// processes that hold them publish it (introspect/live.hpp). Files: model.cpp (snapshots, sort
+// softcomch top (cmd_top.cpp): every Comch server, client and connection of a fabric, and every
+// DOCA engine context (DMA, compress, SHA), memory export and import, as the processes that hold
+// them publish it (introspect/live.hpp). Files: model.cpp (snapshots, sort
 // orders, rates, the JSON document), render.cpp (the tables, for the screen and for --once),
 // terminal.cpp (raw mode, the alternate screen, keys, signals) and screen.cpp (the live view).
 #pragma once
@@ -65,6 +66,7 @@ std::string_view process_state_name(char state) noexcept;
 
 struct totals {
     size_t processes = 0, servers = 0, clients = 0, connections = 0, stalled = 0;
+    size_t engines = 0, exports = 0, imports = 0;
 };
 totals count(const snapshot &s) noexcept;
 
@@ -82,7 +84,8 @@ struct render_options {
     bool exact = true;  // exact numbers (--once) or compact ones (12.3K) for the screen
     bool rates = false; // the per-second columns (the live view)
 };
-// The two tables (servers and clients, then connections), with their titles, untruncated.
+// The tables (servers and clients, connections; then engines and memory, when there are any),
+// with their titles, untruncated.
 std::vector<line> render_tables(const snapshot &now, const snapshot *before, sort_key key,
                                 const render_options &o);
 // "fabric 'x': 3 processes, 1 server, 2 clients, 2 connections (1 peer stalled)".
