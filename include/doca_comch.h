@@ -386,6 +386,20 @@ doca_comch_client_event_consumer_register(struct doca_comch_client *comch_client
 /** @brief The send task as a generic task (NULL for NULL). */
 DOCA_STABLE struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* DOCA 2.7 names (2.8 renamed them; programs built for 2.7 still call them)                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** @brief DOCA 2.7's name of doca_comch_server_get_device_rep(). */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_server_get_device_repr(const struct doca_comch_server *comch_server,
+								 struct doca_dev_rep **repr);
+
+/** @brief DOCA 2.7's name of doca_comch_server_event_connection_status_changed_register(). */
+DOCA_EXPERIMENTAL doca_error_t
+doca_comch_server_event_connection_register(struct doca_comch_server *comch_server,
+					    doca_comch_event_connection_status_changed_cb_t connect_event_cb,
+					    doca_comch_event_connection_status_changed_cb_t disconnect_event_cb);
+
 #ifdef __cplusplus
 }
 #endif

@@ -393,6 +393,42 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(const struct doca_de
 							    enum doca_pci_func_type *pci_func_type);
 
 /**
+ * @brief Which host controller the representor's function belongs to (DOCA 3.1).
+ * @param [in] devinfo_rep the representor.
+ * @param [out] host_index 1 for the functions of the (one) external host; 0 is the BlueField's
+ * own controller, whose functions have no representor.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_host_index(const struct doca_devinfo_rep *devinfo_rep,
+							 uint32_t *host_index);
+
+/**
+ * @brief The PF (port) index of the representor's function (DOCA 3.1).
+ * @param [in] devinfo_rep the representor.
+ * @param [out] pf_index the index: 0 for pf0hpf and its VFs and SFs, 1 for pf1hpf...
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_pf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *pf_index);
+
+/**
+ * @brief The VF number of the representor's function (DOCA 3.1).
+ * @param [in] devinfo_rep the representor.
+ * @param [out] vf_index the number (pf0vf<N>).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_NOT_SUPPORTED if
+ * the function is not a VF.
+ */
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_vf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *vf_index);
+
+/**
+ * @brief The SF number of the representor's function (DOCA 3.1), as in its name pf0sf<N>.
+ * @param [in] devinfo_rep the representor.
+ * @param [out] sf_index the number.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_NOT_SUPPORTED if
+ * the function is not a sub-function.
+ */
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index);
+
+/**
  * @brief Whether the represented function was hot-plugged (never, in the emulator: 0).
  * @param [in] devinfo_rep the representor.
  * @param [out] is_hotplug 1 if hot-plugged, else 0.

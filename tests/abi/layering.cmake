@@ -28,6 +28,8 @@
 #   common, core, transport, comch: nothing from dma, sync_event, mmap_advise or memory either
 #   any layer  nothing from capi, except capi itself and argp (the C API implementation stays
 #              on top)
+#   compat     nothing of src/ but compat itself: an older API generation is thunks over the
+#              public API (docs/generations.md); and no other layer includes compat
 #   comch      reaches a transport through its boundary only (docs/transport_boundary.md):
 #              nothing in a transport's folder (transport/<name>/...), nor transport/wire.hpp
 #              or transport/unix_socket.hpp
@@ -63,7 +65,11 @@ set(forbidden_memory comch dma sync_event mmap_advise capi argp compress sha)
 set(forbidden_capi)
 set(forbidden_argp)
 set(forbidden_other capi)
-set(known_layers common transport core comch dma sync_event mmap_advise compress sha memory capi argp)
+set(known_layers common transport core comch dma sync_event mmap_advise compress sha memory capi argp compat)
+set(forbidden_compat common transport core comch dma sync_event mmap_advise compress sha memory capi argp)
+foreach(l common transport core comch dma sync_event mmap_advise compress sha memory capi argp other)
+  list(APPEND forbidden_${l} compat)
+endforeach()
 set(transport_public_allowed doca_error.h doca_compat.h doca_config.h doca_build_config.h)
 
 file(GLOB_RECURSE files RELATIVE ${SRC_DIR} ${SRC_DIR}/*)
@@ -71,7 +77,7 @@ list(SORT files)
 
 # ---- the introspection API and the tools ----
 set(forbidden_introspect comch capi argp)
-foreach(l common transport core comch dma sync_event mmap_advise compress sha memory capi argp other)
+foreach(l common transport core comch dma sync_event mmap_advise compress sha memory capi argp compat other)
   list(APPEND forbidden_${l} introspect)
 endforeach()
 set(forbidden_tools core transport comch dma sync_event mmap_advise memory capi argp compress sha)

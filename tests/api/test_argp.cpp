@@ -697,6 +697,40 @@ TEST_F(Argp, JsonConfiguration)
     EXPECT_EQ(level, 40);
 }
 
+// NVIDIA's applications' parameter files carry C and C++ comments (json-c accepts them): both
+// kinds anywhere outside strings, and comment markers inside strings are data.
+TEST_F(Argp, JsonFilesWithCommentsAsNvidiasApplicationsShipThem)
+{
+    register_basic();
+    const std::string path = write_json(R"({
+        // the general flags
+        "doca_general_flags": {
+            "log-level": 60 // trailing comment
+        },
+        /* the program's own
+           flags */
+        "doca_program_flags": {
+            "str": "http://x/*y*/ // not a comment", /* after a value */ "int": 7
+        }
+    }
+    // last line without a newline)");
+    ASSERT_EQ(start({"-j", path}), DOCA_SUCCESS);
+    EXPECT_EQ(cfg_.str, "http://x/*y*/ // not a comment");
+    EXPECT_EQ(cfg_.num, 7);
+    EXPECT_EQ(doca_log_level_get_global_lower_limit(), 60u);
+}
+
+TEST_F(Argp, JsonBlockCommentThatNeverEndsIsRefused)
+{
+    register_basic();
+    const std::string path = write_json(R"({"doca_program_flags": {"int": 7}} /* open)");
+    testing::internal::CaptureStderr();
+    const doca_error_t rc = start({"-j", path});
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, DOCA_ERROR_IO_FAILED);
+    EXPECT_NE(err.find("a comment that starts with /* never ends"), std::string::npos) << err;
+}
+
 TEST_F(Argp, CommandLineWinsOverJson)
 {
     register_basic();

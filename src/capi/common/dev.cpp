@@ -345,6 +345,57 @@ doca_error_t doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *d
                     [](auto &o) { return o.func_type(); });
 }
 
+doca_error_t doca_devinfo_rep_get_host_index(const struct doca_devinfo_rep *devinfo_rep,
+                                             uint32_t *host_index)
+{
+    // One external host per BlueField: controller 1 (0 is the BlueField's own, docs/topology.md).
+    return get_into(__func__, SC_ARG(devinfo_rep), SC_ARG(host_index),
+                    [](auto &) { return uint32_t(1); });
+}
+
+doca_error_t doca_devinfo_rep_get_pf_index(const struct doca_devinfo_rep *devinfo_rep,
+                                           uint32_t *pf_index)
+{
+    return get_into(__func__, SC_ARG(devinfo_rep), SC_ARG(pf_index),
+                    [](auto &o) { return o.host_function()->pf_index(); });
+}
+
+namespace {
+
+// The VF or SF number of a representor's function, NOT_SUPPORTED (at debug level: a normal
+// query while scanning representors) for a function of another type.
+doca_error_t rep_number(const char *func, const doca_devinfo_rep *rep, uint32_t *out,
+                        doca_pci_func_type type)
+{
+    return guard(func, [&]() -> doca_error_t {
+        SC_REQUIRE(rep);
+        SC_CHECK_NOT_NULL(out);
+        const doca_devinfo &f = *rep->host_function();
+        if (f.func_type() != type) {
+            SC_LOG_DBG("%s: representor %s stands for %s, not a %s", api_function(),
+                       rep->name().c_str(), f.pci_addr().c_str(),
+                       type == DOCA_PCI_FUNC_TYPE_VF ? "VF" : "sub-function");
+            return DOCA_ERROR_NOT_SUPPORTED;
+        }
+        *out = type == DOCA_PCI_FUNC_TYPE_VF ? f.vf_index() : f.sf_num();
+        return DOCA_SUCCESS;
+    });
+}
+
+} // namespace
+
+doca_error_t doca_devinfo_rep_get_vf_index(const struct doca_devinfo_rep *devinfo_rep,
+                                           uint32_t *vf_index)
+{
+    return rep_number(__func__, devinfo_rep, vf_index, DOCA_PCI_FUNC_TYPE_VF);
+}
+
+doca_error_t doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep,
+                                           uint32_t *sf_index)
+{
+    return rep_number(__func__, devinfo_rep, sf_index, DOCA_PCI_FUNC_TYPE_SF);
+}
+
 doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                              uint8_t *is_hotplug)
 {

@@ -82,6 +82,7 @@ const std::vector<call_entry> &calls()
         add_fastpath_calls(t);
         add_core_calls(t);
         add_engine_calls(t);
+        add_generation_calls(t);
         return t;
     }();
     return table;

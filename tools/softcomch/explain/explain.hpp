@@ -71,6 +71,8 @@ void add_comch_calls(std::vector<call_entry> &out);    // calls_comch.cpp
 void add_fastpath_calls(std::vector<call_entry> &out); // calls_fastpath.cpp
 void add_core_calls(std::vector<call_entry> &out);     // calls_core.cpp
 void add_engine_calls(std::vector<call_entry> &out);   // calls_engines.cpp
+// The older generations' names of calls already in `out` (calls_generations.cpp): last.
+void add_generation_calls(std::vector<call_entry> &out);
 
 // Rows many calls share.
 call_row bad_handle();                       // INVALID_VALUE: NULL / destroyed / foreign
