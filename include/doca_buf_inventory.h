@@ -123,6 +123,26 @@ static inline doca_error_t doca_buf_inventory_buf_get_by_data(struct doca_buf_in
 }
 
 /**
+ * @brief Points a buf the program holds at another range of its mmap, with an empty data window,
+ * without returning it to its inventory (DOCA 3.2).
+ * @param [in] buf a buf in use, not part of a list.
+ * @param [in] addr the new buffer's start, inside the buf's mmap.
+ * @param [in] len its length.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a range outside the mmap;
+ * DOCA_ERROR_BAD_STATE for a released buf; DOCA_ERROR_NOT_PERMITTED for a buf in a list.
+ */
+DOCA_STABLE doca_error_t doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len);
+
+/**
+ * @brief As doca_buf_inventory_buf_reuse_by_addr(), the whole new range being data (DOCA 3.2).
+ * @param [in] buf a buf in use, not part of a list.
+ * @param [in] data the start of the data, inside the buf's mmap.
+ * @param [in] data_len its length.
+ * @return as doca_buf_inventory_buf_reuse_by_addr().
+ */
+DOCA_STABLE doca_error_t doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len);
+
+/**
  * @brief Takes new descriptors that describe the same memory as @p src_buf and its list
  * (buffer, data window and chaining are copied; the bytes are not). The copy is a new list with
  * a reference count of 1.

@@ -363,6 +363,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_completion(struct doca_co
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *consumer,
 								  doca_dpa_dev_comch_consumer_t *dpa_consumer);
 
+struct doca_comch_gpu_consumer; /**< a consumer's handle on a GPU (DOCA 3.2; no GPU here) */
+
+/**
+ * @brief The consumer's GPU handle (DOCA 3.2). The emulation has no GPU.
+ * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); the handle is not set.
+ */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_get_gpu_handle(struct doca_comch_consumer *consumer,
+								  struct doca_comch_gpu_consumer **gpu_consumer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -158,6 +158,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_dpa_completion_attach(struct 
 DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *producer,
 								  doca_dpa_dev_comch_producer_t *dpa_producer);
 
+struct doca_comch_gpu_producer; /**< a producer's handle on a GPU (DOCA 3.2; no GPU here) */
+
+/**
+ * @brief The producer's GPU handle (DOCA 3.2). The emulation has no GPU.
+ * @return DOCA_ERROR_NOT_SUPPORTED (DOCA_ERROR_INVALID_VALUE for NULL); the handle is not set.
+ */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_get_gpu_handle(struct doca_comch_producer *producer,
+								  struct doca_comch_gpu_producer **gpu_producer);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Send task                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */

@@ -150,25 +150,23 @@ namespace {
 
 // What doca_buf_inventory_buf_get_by_args refuses in its arguments (logged): an mmap that is not
 // started, a buffer outside the mmap's range, a data window outside the buffer.
-doca_error_t check_buf_args(const doca_mmap *mmap, const void *addr, size_t len, const void *data,
-                            size_t data_len)
+doca_error_t check_buf_args(const char *func, const doca_mmap *mmap, const void *addr, size_t len,
+                            const void *data, size_t data_len)
 {
     if (!mmap->started()) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: the mmap is not started (doca_mmap_start)");
+        SC_LOG_ERR("%s: the mmap is not started (doca_mmap_start)", func);
         return DOCA_ERROR_BAD_STATE;
     }
     if (!mmap->contains(addr, len)) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: buffer %p + %zu is not inside the mmap's "
-                   "memory range %p + %zu",
-                   addr, len, mmap->addr(), mmap->len());
+        SC_LOG_ERR("%s: buffer %p + %zu is not inside the mmap's memory range %p + %zu", func, addr,
+                   len, mmap->addr(), mmap->len());
         return DOCA_ERROR_INVALID_VALUE;
     }
     const auto a = reinterpret_cast<uintptr_t>(addr);
     const auto d = reinterpret_cast<uintptr_t>(data);
     if (data == nullptr || d < a || data_len > len || d - a > len - data_len) {
-        SC_LOG_ERR("doca_buf_inventory_buf_get_by_args: data window %p + %zu is not inside the "
-                   "buffer %p + %zu",
-                   data, data_len, addr, len);
+        SC_LOG_ERR("%s: data window %p + %zu is not inside the buffer %p + %zu", func, data,
+                   data_len, addr, len);
         return DOCA_ERROR_INVALID_VALUE;
     }
     return DOCA_SUCCESS;
@@ -182,7 +180,9 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
     if (doca_error_t rc = require_started_for_bufs("doca_buf_inventory_buf_get_by_args");
         rc != DOCA_SUCCESS)
         return rc;
-    if (doca_error_t rc = check_buf_args(mmap, addr, len, data, data_len); rc != DOCA_SUCCESS)
+    if (doca_error_t rc =
+            check_buf_args("doca_buf_inventory_buf_get_by_args", mmap, addr, len, data, data_len);
+        rc != DOCA_SUCCESS)
         return rc;
     doca_buf *b =
         take_bound(mmap, static_cast<uint8_t *>(addr), len, static_cast<uint8_t *>(data), data_len);
@@ -193,6 +193,27 @@ doca_error_t doca_buf_inventory::get_buf(doca_mmap *mmap, void *addr, size_t len
         return DOCA_ERROR_NO_MEMORY;
     }
     *out = b;
+    return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_inventory::reuse(const char *func, doca_buf *b, void *addr, size_t len,
+                                       bool as_data)
+{
+    if (!b->in_use()) {
+        SC_LOG_ERR("%s: the buf was already released", func);
+        return DOCA_ERROR_BAD_STATE;
+    }
+    if (b->in_list()) {
+        SC_LOG_ERR("%s: the buf is part of a list (doca_buf_chain_list): unchain it first", func);
+        return DOCA_ERROR_NOT_PERMITTED;
+    }
+    if (doca_error_t rc = check_buf_args(func, b->mmap_, addr, len, addr, as_data ? len : 0);
+        rc != DOCA_SUCCESS)
+        return rc;
+    b->head_ = static_cast<uint8_t *>(addr);
+    b->len_ = len;
+    b->data_ = b->head_;
+    b->data_len_ = as_data ? len : 0;
     return DOCA_SUCCESS;
 }
 

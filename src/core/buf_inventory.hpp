@@ -42,6 +42,11 @@ struct doca_buf_inventory : softcomch::quarantined<doca_buf_inventory> {
     // doca_buf_inventory_buf_get_by_args: checks states and ranges, then takes a descriptor.
     SOFTCOMCH_API doca_error_t get_buf(doca_mmap *mmap, void *addr, size_t len, void *data,
                                        size_t data_len, doca_buf **out);
+    // doca_buf_inventory_buf_reuse_by_addr / _by_data (DOCA 3.2): `b`, one of ours in use and not
+    // in a list, now describes [addr, addr + len) of its own mmap, its data window empty or all of
+    // it.
+    SOFTCOMCH_API static doca_error_t reuse(const char *func, doca_buf *b, void *addr, size_t len,
+                                            bool as_data);
     // doca_buf_inventory_buf_dup.
     SOFTCOMCH_API doca_error_t dup(const doca_buf *src, doca_buf **out);
 

@@ -1296,6 +1296,8 @@ TEST_F(FastPathOnce, NullArgumentsAndCapabilities)
     EXPECT_EQ(doca_comch_producer_dpa_completion_attach(nullptr, nullptr),
               DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_comch_producer_get_dpa_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_consumer_get_gpu_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_comch_producer_get_gpu_handle(nullptr, nullptr), DOCA_ERROR_INVALID_VALUE);
 
     EXPECT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
 }
@@ -1400,6 +1402,10 @@ TEST_F(FastPathOnce, BadInputOnAConnection)
         doca_dpa_dev_comch_consumer_t kh = 0;
         EXPECT_EQ(doca_comch_consumer_set_dev_max_num_recv(k, 4), DOCA_ERROR_NOT_SUPPORTED);
         EXPECT_EQ(doca_comch_consumer_get_dpa_handle(k, &kh), DOCA_ERROR_NOT_SUPPORTED);
+        // Nor a GPU (DOCA 3.2's GPU data path).
+        doca_comch_gpu_consumer *kg = nullptr;
+        EXPECT_EQ(doca_comch_consumer_get_gpu_handle(k, &kg), DOCA_ERROR_NOT_SUPPORTED);
+        EXPECT_EQ(kg, nullptr);
         doca_ctx *kctx = doca_comch_consumer_as_ctx(k);
         ASSERT_NE(kctx, nullptr);
         EXPECT_EQ(doca_comch_consumer_as_ctx(k), kctx);

@@ -48,4 +48,15 @@ inline doca_error_t no_dpa(const char *func, const void *obj = reinterpret_cast<
     return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+// The GPU data path (DOCA 3.2): the same for the emulated device, which has no GPU.
+inline doca_error_t no_gpu(const char *func, const void *obj, const void *arg)
+{
+    if (!obj || !arg) {
+        SC_LOG_ERR("%s: NULL argument", func);
+        return DOCA_ERROR_INVALID_VALUE;
+    }
+    SC_LOG_ERR("%s: the emulation has no GPU; the GPU data path is not supported", func);
+    return DOCA_ERROR_NOT_SUPPORTED;
+}
+
 } // namespace softcomch::capi

@@ -235,4 +235,10 @@ doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *c,
     return no_dpa(__func__, c, h);
 }
 
+doca_error_t doca_comch_consumer_get_gpu_handle(struct doca_comch_consumer *c,
+                                                struct doca_comch_gpu_consumer **h)
+{
+    return no_gpu(__func__, c, h);
+}
+
 } // extern "C"

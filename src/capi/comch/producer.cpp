@@ -88,6 +88,12 @@ doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *p,
     return no_dpa(__func__, p, h);
 }
 
+doca_error_t doca_comch_producer_get_gpu_handle(struct doca_comch_producer *p,
+                                                struct doca_comch_gpu_producer **h)
+{
+    return no_gpu(__func__, p, h);
+}
+
 doca_error_t doca_comch_producer_task_send_set_conf(
     struct doca_comch_producer *producer,
     doca_comch_producer_task_send_completion_cb_t task_completion_cb,

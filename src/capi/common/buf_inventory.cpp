@@ -55,6 +55,24 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
     });
 }
 
+doca_error_t doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(buf);
+        SC_CHECK_NOT_NULL(addr);
+        return doca_buf_inventory::reuse(api_function(), buf, addr, len, false);
+    });
+}
+
+doca_error_t doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len)
+{
+    return guard(__func__, [&]() -> doca_error_t {
+        SC_REQUIRE(buf);
+        SC_CHECK_NOT_NULL(data);
+        return doca_buf_inventory::reuse(api_function(), buf, data, data_len, true);
+    });
+}
+
 doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
                                         const struct doca_buf *src_buf, struct doca_buf **dst_buf)
 {

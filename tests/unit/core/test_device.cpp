@@ -559,6 +559,23 @@ TEST_F(DeviceTest, RepresentorGetters)
     EXPECT_EQ(vhca, host_vhca);
     char ifn[DOCA_DEVINFO_IFACE_NAME_SIZE];
     EXPECT_EQ(doca_devinfo_rep_get_iface_name(vf, ifn, 10), DOCA_ERROR_INVALID_VALUE);
+    // DOCA 3.1's index getters: host controller 1, PF 0, VF 0; not an SF.
+    uint32_t idx = 99;
+    EXPECT_EQ(doca_devinfo_rep_get_host_index(vf, &idx), DOCA_SUCCESS);
+    EXPECT_EQ(idx, 1u);
+    EXPECT_EQ(doca_devinfo_rep_get_pf_index(vf, &idx), DOCA_SUCCESS);
+    EXPECT_EQ(idx, 0u);
+    idx = 99;
+    EXPECT_EQ(doca_devinfo_rep_get_vf_index(vf, &idx), DOCA_SUCCESS);
+    EXPECT_EQ(idx, 0u);
+    idx = 99;
+    EXPECT_EQ(doca_devinfo_rep_get_sf_index(vf, &idx), DOCA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(idx, 99u);
+    EXPECT_EQ(doca_devinfo_rep_get_vf_index(reps[0], &idx), DOCA_ERROR_NOT_SUPPORTED); // the PF
+    EXPECT_EQ(doca_devinfo_rep_get_host_index(nullptr, &idx), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_devinfo_rep_get_pf_index(vf, nullptr), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_devinfo_rep_get_vf_index(nullptr, &idx), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_devinfo_rep_get_sf_index(vf, nullptr), DOCA_ERROR_INVALID_VALUE);
 
     EXPECT_EQ(doca_devinfo_rep_get_vuid(nullptr, vuid, sizeof vuid), DOCA_ERROR_INVALID_VALUE);
     EXPECT_EQ(doca_devinfo_rep_get_vuid(vf, nullptr, sizeof vuid), DOCA_ERROR_INVALID_VALUE);
@@ -737,6 +754,10 @@ TEST_F(DeviceTest, SubFunctions)
     EXPECT_EQ(t, DOCA_PCI_FUNC_TYPE_SF);
     EXPECT_EQ(rep_name(reps[0]), "pf0sf88");
     EXPECT_EQ(reps[0]->function_id(), found->function_id());
+    // DOCA 3.1: the representor's SF number, as in its name (DPUmesh selects by it).
+    uint32_t sfnum = 0;
+    EXPECT_EQ(doca_devinfo_rep_get_sf_index(reps[0], &sfnum), DOCA_SUCCESS);
+    EXPECT_EQ(sfnum, 88u);
     EXPECT_EQ(doca_devinfo_rep_destroy_list(reps), DOCA_SUCCESS);
     EXPECT_EQ(doca_dev_close(dev), DOCA_SUCCESS);
 

@@ -535,6 +535,50 @@ TEST_F(MmapTest, GetBufChecksRanges)
     EXPECT_EQ(doca_mmap_destroy(m), DOCA_SUCCESS);
 }
 
+// DOCA 3.2's re-pointing of a held buf (NVIDIA's storage application reuses its bufs per block).
+TEST_F(MmapTest, ReuseByAddrAndByDataRepointAHeldBuf)
+{
+    doca_mmap *m = nullptr;
+    ASSERT_EQ(doca_mmap_create(&m), DOCA_SUCCESS);
+    ASSERT_EQ(doca_mmap_set_memrange(m, mem(), 8192), DOCA_SUCCESS);
+    ASSERT_EQ(doca_mmap_start(m), DOCA_SUCCESS);
+    doca_buf_inventory *inv = started_inventory(2);
+    doca_buf *b = nullptr, *c = nullptr;
+    ASSERT_EQ(doca_buf_inventory_buf_get_by_data(inv, m, mem(), 64, &b), DOCA_SUCCESS);
+    ASSERT_EQ(doca_buf_inventory_buf_reuse_by_data(b, mem() + 4096, 100), DOCA_SUCCESS);
+    void *p = nullptr;
+    size_t n = 0;
+    EXPECT_EQ(doca_buf_get_head(b, &p), DOCA_SUCCESS);
+    EXPECT_EQ(p, mem() + 4096);
+    EXPECT_EQ(doca_buf_get_data(b, &p), DOCA_SUCCESS);
+    EXPECT_EQ(p, mem() + 4096);
+    EXPECT_EQ(doca_buf_get_len(b, &n), DOCA_SUCCESS);
+    EXPECT_EQ(n, 100u);
+    EXPECT_EQ(doca_buf_get_data_len(b, &n), DOCA_SUCCESS);
+    EXPECT_EQ(n, 100u);
+    ASSERT_EQ(doca_buf_inventory_buf_reuse_by_addr(b, mem() + 16, 32), DOCA_SUCCESS);
+    EXPECT_EQ(doca_buf_get_len(b, &n), DOCA_SUCCESS);
+    EXPECT_EQ(n, 32u);
+    EXPECT_EQ(doca_buf_get_data_len(b, &n), DOCA_SUCCESS);
+    EXPECT_EQ(n, 0u);
+    EXPECT_EQ(num_free(inv), 1u) << "the buf stays taken";
+    // Refused: outside its mmap, NULL, a buf in a list, a released buf.
+    EXPECT_EQ(doca_buf_inventory_buf_reuse_by_addr(b, mem() + 8190, 4), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_reuse_by_data(b, nullptr, 4), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_inventory_buf_reuse_by_data(nullptr, mem(), 4), DOCA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(doca_buf_get_len(b, &n), DOCA_SUCCESS);
+    EXPECT_EQ(n, 32u) << "a refusal changes nothing";
+    ASSERT_EQ(doca_buf_inventory_buf_get_by_data(inv, m, mem() + 64, 64, &c), DOCA_SUCCESS);
+    ASSERT_EQ(doca_buf_chain_list(b, c), DOCA_SUCCESS);
+    EXPECT_EQ(doca_buf_inventory_buf_reuse_by_addr(c, mem(), 8), DOCA_ERROR_NOT_PERMITTED);
+    ASSERT_EQ(doca_buf_unchain_list(b, c), DOCA_SUCCESS);
+    EXPECT_EQ(doca_buf_dec_refcount(c, nullptr), DOCA_SUCCESS);
+    EXPECT_EQ(doca_buf_inventory_buf_reuse_by_addr(c, mem(), 8), DOCA_ERROR_BAD_STATE);
+    EXPECT_EQ(doca_buf_dec_refcount(b, nullptr), DOCA_SUCCESS);
+    EXPECT_EQ(doca_buf_inventory_destroy(inv), DOCA_SUCCESS);
+    EXPECT_EQ(doca_mmap_destroy(m), DOCA_SUCCESS);
+}
+
 TEST_F(MmapTest, BufAccessorsAndDataWindow)
 {
     doca_mmap *m = started_mmap();

@@ -244,6 +244,17 @@ void add_fastpath_calls(std::vector<call_entry> &out)
          {"doca_comch_producer_set_dev_max_num_send", "doca_comch_producer_dpa_completion_attach",
           "doca_comch_producer_get_dpa_handle"})
         out.push_back(dpa(name, "part of the DPA data path of producers"));
+    for (const char *name :
+         {"doca_comch_consumer_get_gpu_handle", "doca_comch_producer_get_gpu_handle"})
+        out.push_back({name,
+                       "doca_error_t",
+                       "the GPU data path's handle (DOCA 3.2)",
+                       {{DOCA_ERROR_NOT_SUPPORTED,
+                         "the emulation has no GPU: the GPU data path is not available",
+                         "run GPU code on a machine with a GPU and DOCA GPUNetIO; with SoftComch "
+                         "use the CPU consumer and producer",
+                         origin::softcomch},
+                        {DOCA_ERROR_INVALID_VALUE, "a NULL argument", "", origin::both}}});
 
     // ---- MsgQ ----
     for (const char *name :

@@ -18,6 +18,7 @@ enum class origin {
     new_2_7,     // new in 2.7 (no 2.6 counterpart); `note` says what it belongs to
     renamed_2_8, // renamed in 2.8 from a 2.7 name (given)
     seen_3_0,    // first seen in the 3.0 headers; `note` says what changed
+    samples_3_2, // first called by NVIDIA's samples at 3.2.0 (no 3.x header set is public)
 };
 
 struct function_row {
@@ -103,6 +104,8 @@ constexpr std::array functions{
                  "renamed from doca_comch_consumer_set_dev_num_recv (2.7) in a release between "
                  "2.7 and 3.0 that the sources do not name"},
     function_row{"doca_comch_consumer_get_dpa_handle", origin::new_2_7, dpa},
+    function_row{"doca_comch_consumer_get_gpu_handle", origin::samples_3_2,
+                 "the GPU data path of consumers"},
     function_row{"doca_comch_consumer_set_completion", origin::new_2_7, dpa},
     function_row{"doca_comch_consumer_completion_create", origin::new_2_7, dpa},
     function_row{"doca_comch_consumer_completion_destroy", origin::new_2_7, dpa},
@@ -142,6 +145,8 @@ constexpr std::array functions{
                  "renamed from doca_comch_producer_set_dev_num_send (2.7) in a release between "
                  "2.7 and 3.0 that the sources do not name"},
     function_row{"doca_comch_producer_get_dpa_handle", origin::new_2_7, dpa},
+    function_row{"doca_comch_producer_get_gpu_handle", origin::samples_3_2,
+                 "the GPU data path of producers"},
     function_row{"doca_comch_producer_dpa_completion_attach", origin::new_2_7, dpa},
     // doca_comch_msgq.h
     function_row{"doca_comch_msgq_create", origin::new_2_7, msgq},
@@ -234,6 +239,15 @@ entry row_of(const function_row &f)
         e.source_url = sources::headers_3_0;
         e.source_quote = "Declared in the DOCA 3.0.0058 headers; " + std::string(f.note) +
                          ". 3.0 is the first release the sources show it in.";
+        break;
+    case origin::samples_3_2:
+        e.min_doca_version = "3.2.0";
+        e.source_url = sources::samples;
+        e.source_quote = "Called by applications/dpu_gpu_remote_offload in NVIDIA's samples from "
+                         "tag 3.2.0 on, for " +
+                         std::string(f.note) +
+                         "; absent from the 3.0.0058 headers. DOCA 3.2.0's changes page: "
+                         "\"Enables GPU data path for the DOCA Comm Channel\".";
         break;
     }
     return e;
