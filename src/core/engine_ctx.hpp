@@ -50,7 +50,9 @@ public:
     virtual live::engine_words *state_changed(doca_ctx_states next) noexcept = 0;
 };
 
-class engine_ctx : public doca_ctx {
+// SOFTCOMCH_API on the class: the C facade calls set_publication(), and sanitizer builds check
+// the call against its typeinfo.
+class SOFTCOMCH_API engine_ctx : public doca_ctx {
 public:
     using doca_ctx::doca_ctx;
 

@@ -13,7 +13,8 @@
 //     export of samples/doca_dma dma_copy_host/dma_copy_dpu, imported by a later process while
 //     the exporter blocks on stdin, then refused once the exporter has exited;
 //   - a DOCA 2.6 program (C, doca_cc: echo, consumer, producer) as a pair, and against a host
-//     side written for DOCA 3.0 (docs/generations.md).
+//     side written for DOCA 3.0; a DOCA 1.5 - 2.x program of the legacy endpoint API
+//     (doca_comm_channel) as a pair (docs/generations.md).
 // Each program checks a sequence number and a checksum on every message; SoftComch must not log
 // a single warning or error for any of them.
 #include <gtest/gtest.h>
@@ -500,6 +501,18 @@ TEST(Patterns, DocaCc26ServerWithADoca30Client)
         << r.out;
     EXPECT_TRUE(
         sc_test::has_line(r.out, "host: 300 of 300 echoes intact, 300 buffers sent", {"ok"}))
+        << r.out;
+}
+
+// A DOCA 1.5 - 2.x program of the legacy endpoint API, service and client in two processes.
+TEST(Patterns, LegacyCommChannelPair)
+{
+    auto r = run({program("legacy_cc_pair"), "--messages", "500"}, 90);
+    expect_clean(r);
+    EXPECT_TRUE(sc_test::has_line(r.out, "service: echoed 500 messages from 1 client", {"ok"}))
+        << r.out;
+    EXPECT_TRUE(
+        sc_test::has_line(r.out, "client: 500 of 500 echoes intact, sent 500 messages", {"ok"}))
         << r.out;
 }
 
