@@ -15,6 +15,8 @@
 #    DOCA_ARCH_HOST / DOCA_ARCH_DPU) and the library it really loaded, which must be the
 #    installed one.
 # 3. Without pkg-config, with plain -I/-L flags (see the end of this file).
+# 4. <prefix>/applications/VERSION says VERSION, as DOCA's install tree does; the monolithic
+#    `doca` module names every library, each installed.
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -51,18 +53,31 @@ foreach(var SOFTCOMCH_TOPOLOGY SOFTCOMCH_LOG_LEVEL PKG_CONFIG_SYSROOT_DIR LD_LIB
 endforeach()
 
 separate_arguments(extra_flags UNIX_COMMAND "${EXTRA_CFLAGS}")
+file(READ ${prefix}/applications/VERSION version_file)
+string(STRIP "${version_file}" version_file)
+if(NOT version_file STREQUAL VERSION)
+  message(FATAL_ERROR "applications/VERSION says '${version_file}', expected '${VERSION}'")
+endif()
+
 foreach(flavour host dpu)
   if(flavour STREQUAL "host")
     set(pcdir ${prefix}/${LIBDIR}/pkgconfig)
   else()
     set(pcdir ${prefix}/${LIBDIR}/softcomch/pkgconfig-dpu)
   endif()
-  foreach(pc doca-common doca-comch doca-argp doca-dma)
+  foreach(pc doca-common doca-comch doca-argp doca-dma doca-cc doca-comm-channel doca)
     if(NOT EXISTS ${pcdir}/${pc}.pc)
       message(FATAL_ERROR "${flavour}: ${pc}.pc is not installed in ${pcdir}")
     endif()
   endforeach()
   set(ENV{PKG_CONFIG_PATH} ${pcdir})
+  # The monolithic module of DOCA 1.x build files: every library, each one installed.
+  run("${flavour}: pkg-config --libs doca" ${PKG_CONFIG} --libs doca)
+  foreach(lib doca_common doca_comch doca_argp doca_dma doca_cc doca_comm_channel)
+    if(NOT run_out MATCHES "-l${lib}( |$|\n)")
+      message(FATAL_ERROR "${flavour}: pkg-config --libs doca lacks -l${lib}:\n  ${run_out}")
+    endif()
+  endforeach()
 
   run("${flavour}: pkg-config --modversion" ${PKG_CONFIG} --modversion doca-comch)
   string(STRIP "${run_out}" modversion)
