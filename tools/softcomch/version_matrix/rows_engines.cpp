@@ -202,6 +202,50 @@ constexpr std::array rows_table{
                "Declared in doca_sync_event.h of 2.2.0080, 2.5.0108 and 2.6.0058; the 3.0.0058 "
                "header has doca_sync_event_export_to_remote_pci instead. 2.2 and 2.6 are the first "
                "and last releases shown (2.0 and earlier, 2.7 to 2.9 not checked)."},
+    // ---- DOCA Core additions of 3.1 and 3.2 (no 3.1+ header set is public: the first release
+    // tag of NVIDIA's samples that calls each, or a program built against a named SDK) ----
+    engine_row{common, "doca_devinfo_get_pci_func_type",
+               "doca_devinfo_get_pci_func_type() (PF, VF or SF of a local device)", "3.1.0", "",
+               sources::samples,
+               "Called by samples/common.c (open_doca_device_with_sf_index, linked into every "
+               "sample) from tag 3.1.0 on; absent from the 3.0.0058 headers, which had only the "
+               "representor's doca_devinfo_rep_get_pci_func_type."},
+    engine_row{common, "doca_devinfo_get_sf_index",
+               "doca_devinfo_get_sf_index() (index of a sub-function device)", "3.1.0", "",
+               sources::samples,
+               "Called by samples/common.c from tag 3.1.0 on, after the function type says SF; "
+               "absent from the 3.0.0058 headers."},
+    engine_row{common, "doca_devinfo_rep_get_host_index",
+               "doca_devinfo_rep_get_host_index() (host controller of a representor's function)",
+               "3.1.0", "", "https://github.com/jukebox03/DPUmesh",
+               "Called by a program built against DOCA SDK 3.1.0105 (DPUmesh, BlueField-3) to "
+               "select representors by host index; absent from the 3.0.0058 headers. Whether a "
+               "3.0 patch release had it is not known."},
+    engine_row{common, "doca_devinfo_rep_get_pf_index",
+               "doca_devinfo_rep_get_pf_index() (PF of a representor's function)", "3.1.0", "",
+               "https://github.com/jukebox03/DPUmesh",
+               "Called by a program built against DOCA SDK 3.1.0105 (DPUmesh); absent from the "
+               "3.0.0058 headers."},
+    engine_row{common, "doca_devinfo_rep_get_vf_index",
+               "doca_devinfo_rep_get_vf_index() (VF number of a representor's function)", "3.1.0",
+               "", "https://github.com/jukebox03/DPUmesh",
+               "Called by a program built against DOCA SDK 3.1.0105 (DPUmesh); absent from the "
+               "3.0.0058 headers."},
+    engine_row{common, "doca_devinfo_rep_get_sf_index",
+               "doca_devinfo_rep_get_sf_index() (SF number of a representor's function)", "3.1.0",
+               "", "https://github.com/jukebox03/DPUmesh",
+               "Called by a program built against DOCA SDK 3.1.0105 (DPUmesh), which selects "
+               "representors by SF number 800-999; absent from the 3.0.0058 headers."},
+    engine_row{common, "doca_buf_inventory_buf_reuse_by_addr",
+               "doca_buf_inventory_buf_reuse_by_addr() (re-point a held buf, empty data)", "3.2.0",
+               "", sources::samples,
+               "Called by applications/storage/comch_to_rdma_gga_offload.cpp from tag 3.2.0 on, "
+               "as (buf, addr, len); absent from the 3.0.0058 headers."},
+    engine_row{common, "doca_buf_inventory_buf_reuse_by_data",
+               "doca_buf_inventory_buf_reuse_by_data() (re-point a held buf, all of it data)",
+               "3.2.0", "", sources::samples,
+               "Called by applications/storage/comch_to_rdma_gga_offload.cpp from tag 3.2.0 on, "
+               "as (buf, data, len); absent from the 3.0.0058 headers."},
     // ---- mmap export ----
     engine_row{common, "doca_mmap_export_pci",
                "doca_mmap_export_pci() (export a map to the other side of the PCIe link)", "2.5.0",
