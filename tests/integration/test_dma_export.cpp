@@ -16,7 +16,14 @@
 #include <doca_pe.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cstddef>
 
 #include <cstring>
 #include <string>
@@ -288,6 +295,12 @@ TEST_P(DmaExport, ADescriptorOfAnExitedProcessIsRefused)
     EXPECT_EQ(import_rc, DOCA_ERROR_NOT_FOUND);
 }
 
+// The first whole page of an export starting at `addr` (the exports below span four pages).
+uintptr_t inner_page(uint64_t addr)
+{
+    return (uintptr_t(addr) + 4095) & ~uintptr_t(4095);
+}
+
 // An exporter that exits after the import: the next task fails (NOT_FOUND) and touches nothing
 // of the importer's. Slices only check the revocation word; the exit is seen once per task.
 TEST_P(DmaExport, AnExporterThatExitsFailsTheNextTask)
@@ -295,7 +308,8 @@ TEST_P(DmaExport, AnExporterThatExitsFailsTheNextTask)
     gate imported, go;
     const int wfd = pipe_[1];
     const pid_t host = spawn([&] {
-        exporter e(4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+        exporter e(4 * 4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+        std::memset(e.mem.data(), 0x77, e.mem.size());
         CHILD_CHECK(send_handoff(wfd, e.out));
         CHILD_CHECK(imported.wait(10000ms));
         std::_Exit(0); // gone without destroying anything, as a crash would
@@ -310,10 +324,12 @@ TEST_P(DmaExport, AnExporterThatExitsFailsTheNextTask)
     ASSERT_EQ(wait_child(host), 0);
     {
         dma_test::region mine(c.dev, 4096);
-        void *raddr = reinterpret_cast<void *>(uintptr_t(h.addr));
+        // A whole page: under "auto" it is reached through the shared mapping only, so the exit
+        // is seen by the liveness check (io_uring here) alone, not by process_vm_readv.
+        void *raddr = reinterpret_cast<void *>(inner_page(h.addr));
         doca_buf *rbuf = nullptr;
         ASSERT_EQ(
-            doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, h.len, raddr, h.len, &rbuf),
+            doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, 4096, raddr, 4096, &rbuf),
             DOCA_SUCCESS);
         ASSERT_EQ(doca_ctx_start(c.ctx), DOCA_SUCCESS);
         ASSERT_EQ(c.submit(c.task(rbuf, mine.buf(0, 4096, 0))), DOCA_SUCCESS);
@@ -324,6 +340,72 @@ TEST_P(DmaExport, AnExporterThatExitsFailsTheNextTask)
             ASSERT_EQ(mine.mem[i], 0) << "read from an exporter that had exited";
     }
     EXPECT_EQ(doca_mmap_destroy(remote), DOCA_SUCCESS);
+}
+
+// Makes io_uring_setup fail with ENOSYS in this process, as a seccomp profile or a kernel
+// without io_uring does (containers often refuse it).
+bool refuse_io_uring()
+{
+    sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    sock_fprog prog{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+    return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+           ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+}
+
+// The exporter's exit is watched through io_uring where it can be (no system call per task);
+// without it, each task asks the exporter's pidfd: the same answer.
+TEST_P(DmaExport, WithoutIoUringAnExitedExporterStillFailsTheNextTask)
+{
+    gate ready, imported;
+    int to_importer[2];
+    ASSERT_EQ(::pipe2(to_importer, O_CLOEXEC), 0);
+    const pid_t host = spawn([&] {
+        exporter e(4 * 4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+        CHILD_CHECK(send_handoff(to_importer[1], e.out));
+        CHILD_CHECK(imported.wait(10000ms));
+        std::_Exit(0);
+    });
+    const pid_t importer = spawn([&] {
+        CHILD_CHECK(refuse_io_uring());
+        handoff h;
+        CHILD_CHECK(recv_handoff(to_importer[0], h));
+        dma_test::context c("03:00.0", 4);
+        doca_mmap *remote = nullptr;
+        CHILD_CHECK(doca_mmap_create_from_export(nullptr, h.desc.data(), h.desc.size(), c.dev,
+                                                 &remote) == DOCA_SUCCESS);
+        dma_test::region mine(c.dev, 4096);
+        // A whole page, as above: only the liveness check can see the exit.
+        void *raddr = reinterpret_cast<void *>(inner_page(h.addr));
+        doca_buf *rbuf = nullptr;
+        CHILD_CHECK(doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, 4096, raddr, 4096,
+                                                       &rbuf) == DOCA_SUCCESS);
+        CHILD_CHECK(doca_ctx_start(c.ctx) == DOCA_SUCCESS);
+        // While the exporter lives: a copy works.
+        CHILD_CHECK(c.submit(c.task(rbuf, mine.buf(0, 4096, 0))) == DOCA_SUCCESS);
+        CHILD_CHECK(c.progress_until([&] { return c.done.size() == 1; }));
+        CHILD_CHECK_EQ(int(c.done[0].status), int(DOCA_SUCCESS));
+        imported.open();
+        CHILD_CHECK(ready.wait(10000ms)); // the parent reaped the exporter
+        doca_buf *again = nullptr;
+        CHILD_CHECK(doca_buf_inventory_buf_get_by_args(mine.inv, remote, raddr, 4096, raddr, 4096,
+                                                       &again) == DOCA_SUCCESS);
+        CHILD_CHECK(c.submit(c.task(again, mine.buf(0, 4096, 0))) == DOCA_SUCCESS);
+        CHILD_CHECK(c.progress_until([&] { return c.state() == DOCA_CTX_STATE_IDLE; }));
+        CHILD_CHECK(c.done.size() == 2);
+        CHILD_CHECK_EQ(int(c.done[1].status), int(DOCA_ERROR_NOT_FOUND));
+        CHILD_CHECK(doca_mmap_destroy(remote) == DOCA_SUCCESS);
+        return 0;
+    });
+    ASSERT_EQ(wait_child(host), 0);
+    ready.open();
+    EXPECT_EQ(wait_child(importer), 0);
+    ::close(to_importer[0]);
+    ::close(to_importer[1]);
 }
 
 // A child the exporter forks (a program that forks workers after exporting): destroying its

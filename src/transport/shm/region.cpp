@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/shm/region.hpp"
 
+#include <linux/io_uring.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -157,6 +160,80 @@ private:
     uint64_t start_time_;
 };
 
+// Whether the exporter exited, without a system call per question: an io_uring holding one poll
+// of the exporter's pidfd, whose completion the kernel posts when the exporter exits (a pidfd
+// becomes readable then). The question is one load of the completion ring's tail. The completion
+// is posted at the latest when this process next returns from the kernel (io_uring completes a
+// poll through the submitter's task work), so a program that learned of the exit by any system
+// call (waitpid, a read of a pipe, epoll) sees it. Where io_uring is not available (before Linux
+// 5.1, seccomp, kernel.io_uring_disabled) start() fails and the caller asks the pidfd each time.
+class exit_watch {
+public:
+    exit_watch() noexcept = default;
+    exit_watch(const exit_watch &) = delete;
+    exit_watch &operator=(const exit_watch &) = delete;
+    ~exit_watch()
+    {
+        if (rings_ != nullptr)
+            ::munmap(rings_, rings_len_);
+        if (sqes_ != nullptr)
+            ::munmap(sqes_, sizeof(io_uring_sqe));
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+
+    bool start(int pidfd) noexcept
+    {
+        io_uring_params p{};
+        fd_ = int(::syscall(SYS_io_uring_setup, 1, &p));
+        if (fd_ < 0 || (p.features & IORING_FEAT_SINGLE_MMAP) == 0)
+            return false;
+        const size_t sq_len = p.sq_off.array + p.sq_entries * sizeof(uint32_t);
+        const size_t cq_len = p.cq_off.cqes + p.cq_entries * sizeof(io_uring_cqe);
+        rings_len_ = std::max(sq_len, cq_len);
+        void *rings = ::mmap(nullptr, rings_len_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                             fd_, off_t(IORING_OFF_SQ_RING));
+        if (rings == MAP_FAILED)
+            return false;
+        rings_ = static_cast<uint8_t *>(rings);
+        void *sqes = ::mmap(nullptr, sizeof(io_uring_sqe), PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_POPULATE, fd_, off_t(IORING_OFF_SQES));
+        if (sqes == MAP_FAILED)
+            return false;
+        sqes_ = static_cast<io_uring_sqe *>(sqes);
+        cq_tail_ = reinterpret_cast<const uint32_t *>(rings_ + p.cq_off.tail);
+        cq_head_ = __atomic_load_n(reinterpret_cast<const uint32_t *>(rings_ + p.cq_off.head),
+                                   __ATOMIC_ACQUIRE);
+        // One poll of the pidfd: readable once the process exited.
+        std::memset(sqes_, 0, sizeof(io_uring_sqe));
+        sqes_->opcode = IORING_OP_POLL_ADD;
+        sqes_->fd = pidfd;
+        sqes_->poll32_events = POLLIN;
+        sqes_->user_data = 1;
+        auto *array = reinterpret_cast<uint32_t *>(rings_ + p.sq_off.array);
+        auto *sq_tail = reinterpret_cast<uint32_t *>(rings_ + p.sq_off.tail);
+        const uint32_t tail = __atomic_load_n(sq_tail, __ATOMIC_ACQUIRE);
+        array[tail & *reinterpret_cast<const uint32_t *>(rings_ + p.sq_off.ring_mask)] = 0;
+        __atomic_store_n(sq_tail, tail + 1, __ATOMIC_RELEASE);
+        if (::syscall(SYS_io_uring_enter, fd_, 1, 0, 0, nullptr, 0) != 1)
+            return false;
+        armed_ = true;
+        return true;
+    }
+    bool armed() const noexcept { return armed_; }
+    // The poll completed: the exporter exited (or its pidfd went bad, which means the same).
+    bool fired() const noexcept { return __atomic_load_n(cq_tail_, __ATOMIC_ACQUIRE) != cq_head_; }
+
+private:
+    int fd_ = -1;
+    uint8_t *rings_ = nullptr;
+    size_t rings_len_ = 0;
+    io_uring_sqe *sqes_ = nullptr;
+    const uint32_t *cq_tail_ = nullptr;
+    uint32_t cq_head_ = 0;
+    bool armed_ = false;
+};
+
 class imported final : public transport::region_import {
 public:
     // `map`: the exporter's pages [map_base, map_base + map_size) mapped here (shared
@@ -170,7 +247,9 @@ public:
           word_(table ? static_cast<const std::atomic<uint64_t> *>(table) + d.slot : nullptr),
           map_(map), map_base_(d.map_base), map_size_(d.map_size), inner_base_(d.inner_base),
           inner_end_(d.inner_base + d.inner_size)
-    {}
+    {
+        (void)exit_.start(pidfd_.get()); // else alive() asks the pidfd each time
+    }
     ~imported() override
     {
         if (map_)
@@ -197,7 +276,7 @@ public:
     // The export still lives: the exporter runs and its token word is ours.
     doca_error_t alive(const char **why) const noexcept override
     {
-        if (!peer_running(pidfd_.get())) {
+        if (exit_.armed() ? exit_.fired() : !peer_running(pidfd_.get())) {
             *why = "the exporting process has exited";
             return DOCA_ERROR_NOT_FOUND;
         }
@@ -314,6 +393,7 @@ private:
     uint64_t token_;
     const void *table_;
     const std::atomic<uint64_t> *word_;
+    exit_watch exit_;
     uint8_t *map_;
     uint64_t map_base_;
     uint64_t map_size_;
