@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "c_devices.h"
+
 #define MSG_MAX 256
 #define BUF_SIZE 1024
 #define MAX_COUNT 4096
@@ -56,40 +58,6 @@ static int fail(const char *side, const char *what, doca_error_t rc)
 {
     fprintf(stderr, "%s: %s: %s\n", side, what, doca_error_get_name(rc));
     return 1;
-}
-
-static struct doca_dev *open_dev(const char *pci)
-{
-    struct doca_devinfo **list = NULL;
-    uint32_t n = 0;
-    struct doca_dev *dev = NULL;
-    if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-        return NULL;
-    for (uint32_t i = 0; i < n && dev == NULL; i++) {
-        uint8_t eq = 0;
-        if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            if (doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-                dev = NULL;
-    }
-    doca_devinfo_destroy_list(list);
-    return dev;
-}
-
-static struct doca_dev_rep *open_rep(struct doca_dev *dev, const char *pci)
-{
-    struct doca_devinfo_rep **list = NULL;
-    uint32_t n = 0;
-    struct doca_dev_rep *rep = NULL;
-    if (doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS)
-        return NULL;
-    for (uint32_t i = 0; i < n && rep == NULL; i++) {
-        uint8_t eq = 0;
-        if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            if (doca_dev_rep_open(list[i], &rep) != DOCA_SUCCESS)
-                rep = NULL;
-    }
-    doca_devinfo_rep_destroy_list(list);
-    return rep;
 }
 
 static enum doca_ctx_states ctx_state(struct doca_ctx *ctx)
@@ -285,8 +253,8 @@ static int dpu_start_consumer(void)
 
 static int run_dpu(int ready_fd)
 {
-    struct doca_dev *dev = open_dev("03:00.0");
-    struct doca_dev_rep *rep = dev ? open_rep(dev, "b1:00.0") : NULL;
+    struct doca_dev *dev = sc_open_dev("03:00.0");
+    struct doca_dev_rep *rep = dev ? sc_open_rep(dev, "b1:00.0") : NULL;
     struct doca_ctx *ctx;
     doca_error_t rc;
     char one = 1;
@@ -529,7 +497,7 @@ static int host_fast_path(struct host_side *h, struct doca_dev *dev)
 static int run_host(void)
 {
     struct host_side h = {0};
-    struct doca_dev *dev = open_dev("b1:00.0");
+    struct doca_dev *dev = sc_open_dev("b1:00.0");
     doca_error_t rc;
     if (dev == NULL)
         return fail("host", "open the device", DOCA_ERROR_NOT_FOUND);

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "c_devices.h"
+
 #define MAX_MSG 4080
 
 static const char *g_name = "legacy-cc-pair";
@@ -36,40 +38,6 @@ static int fail(const char *side, const char *what, doca_error_t rc)
 {
     fprintf(stderr, "%s: %s: %s\n", side, what, doca_error_get_name(rc));
     return 1;
-}
-
-static struct doca_dev *open_dev(const char *pci)
-{
-    struct doca_devinfo **list = NULL;
-    uint32_t n = 0;
-    struct doca_dev *dev = NULL;
-    if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-        return NULL;
-    for (uint32_t i = 0; i < n && dev == NULL; i++) {
-        uint8_t eq = 0;
-        if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            if (doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-                dev = NULL;
-    }
-    doca_devinfo_destroy_list(list);
-    return dev;
-}
-
-static struct doca_dev_rep *open_rep(struct doca_dev *dev, const char *pci)
-{
-    struct doca_devinfo_rep **list = NULL;
-    uint32_t n = 0;
-    struct doca_dev_rep *rep = NULL;
-    if (doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS)
-        return NULL;
-    for (uint32_t i = 0; i < n && rep == NULL; i++) {
-        uint8_t eq = 0;
-        if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
-            if (doca_dev_rep_open(list[i], &rep) != DOCA_SUCCESS)
-                rep = NULL;
-    }
-    doca_devinfo_rep_destroy_list(list);
-    return rep;
 }
 
 /* Sleeps until the channel is readable (at most timeout_ms). */
@@ -113,8 +81,8 @@ static doca_error_t send_blocking(struct doca_comm_channel_ep_t *ep, doca_event_
 
 static int run_service(int ready_fd)
 {
-    struct doca_dev *dev = open_dev("03:00.0");
-    struct doca_dev_rep *rep = dev ? open_rep(dev, "b1:00.0") : NULL;
+    struct doca_dev *dev = sc_open_dev("03:00.0");
+    struct doca_dev_rep *rep = dev ? sc_open_rep(dev, "b1:00.0") : NULL;
     struct doca_comm_channel_ep_t *ep = NULL;
     doca_event_channel_t send_ch = -1, recv_ch = -1;
     doca_error_t rc;
@@ -184,7 +152,7 @@ static int run_service(int ready_fd)
 
 static int run_client(void)
 {
-    struct doca_dev *dev = open_dev("b1:00.0");
+    struct doca_dev *dev = sc_open_dev("b1:00.0");
     struct doca_comm_channel_ep_t *ep = NULL;
     struct doca_comm_channel_addr_t *peer = NULL;
     doca_event_channel_t send_ch = -1, recv_ch = -1;
