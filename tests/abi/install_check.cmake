@@ -129,6 +129,22 @@ foreach(flavour host dpu)
     endif()
   endforeach()
   message(STATUS "${flavour}: built with `pkg-config --cflags --libs doca-comch doca-argp doca-dma` and ran:\n${out}")
+
+  # A program of an older generation calls only its own library (libdoca_comm_channel), which is
+  # built on libdoca_comch: with --as-needed the program does not need libdoca_comch itself, and
+  # the library must find it beside itself (the program's runpath does not reach it).
+  set(legacy_src ${WORK_DIR}/legacy_${flavour}.c)
+  file(WRITE ${legacy_src} "#include <doca_comm_channel.h>\n"
+    "int main(void) { uint32_t n = 0; return doca_comm_channel_get_max_service_name_len(&n) "
+    "== DOCA_SUCCESS && n > 1 ? 0 : 1; }\n")
+  run("${flavour}: pkg-config --cflags --libs doca-comm-channel" ${PKG_CONFIG} --cflags --libs
+      doca-comm-channel)
+  string(STRIP "${run_out}" legacy_flags)
+  separate_arguments(legacy_flags UNIX_COMMAND "${legacy_flags}")
+  run("${flavour}: compiling and linking a doca_comm_channel program (--as-needed)"
+      ${CC} -std=c11 -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API ${extra_flags}
+      ${legacy_src} -o ${WORK_DIR}/legacy_${flavour} -Wl,--as-needed ${legacy_flags})
+  run("${flavour}: running the doca_comm_channel program" ${WORK_DIR}/legacy_${flavour})
 endforeach()
 
 # 3. The way cgo bindings and hand-written Makefiles build against DOCA: no pkg-config, just
