@@ -45,12 +45,13 @@ bool json_int(const json::value &v, int *out)
     }
 }
 
-// json-c, which DOCA's argp reads -j files with, accepts C and C++ comments outside strings, and
-// NVIDIA's applications ship parameter files that use them (16 of the 17 under applications/ at
-// 3.1.0 have `//` lines). Each comment becomes spaces (its newlines stay), so the parser's line
-// and column numbers still point into the file. False (and `*why`) for a block comment that never
-// ends.
-bool blank_comments(std::string &text, const char **why)
+// json-c, which DOCA's argp reads -j files with, accepts C and C++ comments outside strings and a
+// comma before a closing brace or bracket, and NVIDIA's applications ship parameter files that use
+// both (16 of the 17 under applications/ at 3.1.0 have `//` lines; 11 a trailing comma, such as
+// file_compression's `"log-level": 60,` before its `}`). Each comment and each such comma becomes
+// spaces (newlines stay), so the parser's line and column numbers still point into the file.
+// False (and `*why`) for a block comment that never ends.
+bool blank_json_c_extensions(std::string &text, const char **why)
 {
     bool in_string = false;
     for (size_t i = 0; i < text.size(); ++i) {
@@ -85,6 +86,32 @@ bool blank_comments(std::string &text, const char **why)
             }
             text[i++] = ' ';
             text[i] = ' ';
+        }
+    }
+    // Commas that close nothing: a `,` whose next non-blank character is `}` or `]` (comments are
+    // blanks by now).
+    in_string = false;
+    size_t last_comma = std::string::npos;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            last_comma = std::string::npos;
+        } else if (c == ',') {
+            last_comma = i;
+        } else if (c == '}' || c == ']') {
+            if (last_comma != std::string::npos)
+                text[last_comma] = ' ';
+            last_comma = std::string::npos;
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            last_comma = std::string::npos;
         }
     }
     return true;
@@ -263,7 +290,7 @@ doca_error_t parser::load_json(const std::string &path)
         return DOCA_ERROR_IO_FAILED;
     }
     const char *why = nullptr;
-    if (!blank_comments(text, &why)) {
+    if (!blank_json_c_extensions(text, &why)) {
         SC_ARGP_MSG(log::error, "JSON file %s: %s", path.c_str(), why);
         return DOCA_ERROR_IO_FAILED;
     }

@@ -720,6 +720,34 @@ TEST_F(Argp, JsonFilesWithCommentsAsNvidiasApplicationsShipThem)
     EXPECT_EQ(doca_log_level_get_global_lower_limit(), 60u);
 }
 
+// json-c also takes a comma before a closing brace or bracket, and 11 of NVIDIA's application
+// parameter files at 3.1.0 end an object so (file_compression: `"log-level": 60,` then `}`); a
+// comma in a string stays, and two commas in a row are still an error.
+TEST_F(Argp, JsonTrailingCommasAsJsonCAcceptsThem)
+{
+    register_basic();
+    doca_argp_param *m = make_param("m", "multi", DOCA_ARGP_TYPE_STRING, multi_cb);
+    doca_argp_param_set_multiplicity(m);
+    ASSERT_EQ(doca_argp_register_param(m), DOCA_SUCCESS);
+    const std::string path = write_json(R"({
+        "doca_general_flags": {
+            "log-level": 60, // a comment between the comma and the brace
+        },
+        "doca_program_flags": {"str": "a,}", "multi": ["x", "y", ], "int": 3,},
+    })");
+    ASSERT_EQ(start({"-j", path}), DOCA_SUCCESS);
+    EXPECT_EQ(cfg_.str, "a,}");
+    EXPECT_EQ(cfg_.num, 3);
+    EXPECT_EQ(cfg_.multi, (std::vector<std::string>{"x", "y"}));
+    (void)doca_argp_destroy();
+    ASSERT_EQ(doca_argp_init("test_prog", &cfg_), DOCA_SUCCESS);
+    register_basic();
+    testing::internal::CaptureStderr();
+    const doca_error_t rc = start({"-j", write_json(R"({"doca_program_flags": {"int": 3,,}})")});
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, DOCA_ERROR_IO_FAILED);
+}
+
 TEST_F(Argp, JsonBlockCommentThatNeverEndsIsRefused)
 {
     register_basic();
@@ -801,7 +829,8 @@ TEST_F(Argp, JsonMissingFileIsIoFailure)
 
 TEST_F(Argp, JsonSyntaxErrorIsIoFailure)
 {
-    const std::string path = write_json(R"({"doca_program_flags": {"str": "x",}})");
+    // (A comma before the brace is no error: json-c takes it, JsonTrailingCommasAsJsonCAcceptsThem.)
+    const std::string path = write_json(R"({"doca_program_flags": {"str": }})");
     EXPECT_EQ(start({"-j", path}), DOCA_ERROR_IO_FAILED);
 }
 
