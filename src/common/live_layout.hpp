@@ -298,13 +298,19 @@ template <size_t N> inline void put_text(char (&field)[N], std::string_view s) n
     std::memcpy(field, s.data(), n);
     std::memset(field + n, 0, N - n);
 }
-// The text of a fixed field, up to its first NUL (all of it when there is none).
+// The text of a fixed field, up to its first NUL (all of it when there is none). Readers trust
+// nothing in the file (any process of the uid may write it): control characters (C0 and DEL) come
+// back as '?', so that no text of a stats file drives the terminal `softcomch top` prints to.
 template <size_t N> inline std::string get_text(const char (&field)[N])
 {
     size_t n = 0;
     while (n < N && field[n] != '\0')
         ++n;
-    return std::string(field, n);
+    std::string text(field, n);
+    for (char &c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = '?';
+    return text;
 }
 
 // A slot's text: written with release stores at claim, read with acquire loads.

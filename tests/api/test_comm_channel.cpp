@@ -213,6 +213,62 @@ TEST(CommChannel, ServiceAndClientTalk)
     EXPECT_EQ(doca_comm_channel_ep_destroy(svc), DOCA_SUCCESS);
 }
 
+// A peer that sends while the program does not read: the endpoint keeps at most a receive queue
+// of messages (the rest wait in the peer's ring, and the sender gets DOCA_ERROR_AGAIN), not an
+// inbox that grows with the flood; everything kept arrives, in order, once the program reads.
+TEST(CommChannel, AFloodWaitsForTheReaderInsteadOfGrowingTheInbox)
+{
+    devices d;
+    doca_comm_channel_ep_t *svc = nullptr, *cli = nullptr;
+    ASSERT_EQ(doca_comm_channel_ep_create(&svc), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_set_device(svc, d.dpu), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_set_device_rep(svc, d.rep), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_set_recv_queue_size(svc, 16), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_listen(svc, "flood"), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_create(&cli), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_set_device(cli, d.host), DOCA_SUCCESS);
+    ASSERT_EQ(doca_comm_channel_ep_set_send_queue_size(cli, 16), DOCA_SUCCESS);
+    doca_comm_channel_addr_t *to_svc = nullptr;
+    ASSERT_EQ(doca_comm_channel_ep_connect(cli, "flood", &to_svc), DOCA_SUCCESS);
+    doca_error_t rc = DOCA_ERROR_CONNECTION_INPROGRESS;
+    while (rc == DOCA_ERROR_CONNECTION_INPROGRESS) { // bounded by the library's deadline
+        (void)doca_comm_channel_ep_update_service_state_info(svc);
+        rc = doca_comm_channel_peer_addr_update_info(to_svc);
+    }
+    ASSERT_EQ(rc, DOCA_SUCCESS);
+
+    // Send while the service progresses (its state call) but never reads.
+    uint32_t sent = 0;
+    for (int again = 0; sent < 1000 && again < 500;) {
+        if (doca_comm_channel_ep_sendto(cli, &sent, sizeof sent, 0, to_svc) == DOCA_SUCCESS) {
+            ++sent;
+            again = 0;
+        } else {
+            ++again;
+        }
+        (void)doca_comm_channel_ep_update_service_state_info(svc);
+    }
+    EXPECT_LT(sent, 200u) << "the service's endpoint took the whole flood";
+    EXPECT_GE(sent, 16u);
+    // Read: every message, in order; the sender may go on meanwhile.
+    uint32_t got = 0;
+    for (int idle = 0; got < sent && idle < 100000; ++idle) {
+        uint32_t v = 0;
+        size_t len = sizeof v;
+        doca_comm_channel_addr_t *from = nullptr;
+        if (doca_comm_channel_ep_recvfrom(svc, &v, &len, 0, &from) == DOCA_SUCCESS) {
+            ASSERT_EQ(v, got);
+            ++got;
+            idle = 0;
+        }
+        (void)doca_comm_channel_peer_addr_update_info(to_svc);
+    }
+    EXPECT_EQ(got, sent);
+    EXPECT_EQ(doca_comm_channel_ep_sendto(cli, &sent, sizeof sent, 0, to_svc), DOCA_SUCCESS);
+    EXPECT_EQ(doca_comm_channel_ep_destroy(cli), DOCA_SUCCESS);
+    EXPECT_EQ(doca_comm_channel_ep_destroy(svc), DOCA_SUCCESS);
+}
+
 TEST(CommChannel, ConnectWithoutAServiceFails)
 {
     devices d;

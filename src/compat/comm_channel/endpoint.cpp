@@ -28,6 +28,7 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <unordered_map>
 #include <vector>
 
 DOCA_LOG_REGISTER(COMM_CHANNEL);
@@ -87,7 +88,10 @@ struct doca_comm_channel_ep_t {
     doca_ctx *ctx = nullptr;
 
     std::chrono::steady_clock::time_point connect_deadline{};
-    std::vector<std::unique_ptr<doca_comm_channel_addr_t>> peers;
+    // Its peer addresses, by address: a pointer the program passes is checked here (it may be
+    // stale), and so is the one a completion carries (its address may be gone since the send).
+    std::unordered_map<const doca_comm_channel_addr_t *, std::unique_ptr<doca_comm_channel_addr_t>>
+        peers;
     std::vector<doca_comm_channel_addr_t *> snapshot; // the last service state
     std::deque<message> inbox;
     uint32_t in_flight = 0;
@@ -105,13 +109,7 @@ struct doca_comm_channel_ep_t {
                 ::close(fd);
     }
 
-    bool owns(const doca_comm_channel_addr_t *a) const noexcept
-    {
-        for (const auto &p : peers)
-            if (p.get() == a)
-                return true;
-        return false;
-    }
+    bool owns(const doca_comm_channel_addr_t *a) const noexcept { return peers.count(a) != 0; }
 };
 
 namespace {
@@ -136,7 +134,7 @@ void drain(int fd) noexcept
 }
 
 // Progresses the engine until it has nothing more to do (bounded per call).
-void pump(ep_t &ep) noexcept
+void progress(ep_t &ep) noexcept
 {
     if (ep.pe == nullptr)
         return;
@@ -148,16 +146,26 @@ void pump(ep_t &ep) noexcept
     }
 }
 
-// Waits (up to `ms`) for the engine to have work, then progresses it.
-void wait_and_pump(ep_t &ep, int ms) noexcept
+// progress() for the program's calls, but not while the inbox holds a receive queue's worth of
+// messages: the rest stay in the peer's ring, whose sender then waits (DOCA_ERROR_AGAIN), instead
+// of a flooding peer growing this process without bound. The program's recvfrom makes room.
+void pump(ep_t &ep) noexcept
 {
-    pump(ep);
+    if (ep.inbox.size() < ep.recv_q)
+        progress(ep);
+}
+
+// Waits (up to `ms`) for the engine to have work, then progresses it, whatever the inbox holds:
+// for the waits that must end (a connection being made, a context closing, sends draining).
+void wait_and_progress(ep_t &ep, int ms) noexcept
+{
+    progress(ep);
     if (doca_pe_request_notification(ep.pe) == DOCA_SUCCESS) {
         ep.notification_requested = true;
         pollfd p{ep.pe_handle, POLLIN, 0};
         (void)::poll(&p, 1, ms);
     }
-    pump(ep);
+    progress(ep);
 }
 
 doca_ctx_states state_of(doca_ctx *ctx) noexcept
@@ -237,8 +245,9 @@ addr_t *new_peer(ep_t &ep, doca_comch_connection *conn) noexcept
             ud.ptr = a.get();
             (void)doca_comch_connection_set_user_data(conn, ud);
         }
-        ep.peers.push_back(std::move(a));
-        return ep.peers.back().get();
+        addr_t *raw = a.get();
+        ep.peers.emplace(raw, std::move(a));
+        return raw;
     } catch (const std::bad_alloc &) {
         return nullptr;
     }
@@ -287,7 +296,7 @@ doca_error_t settle(ep_t &ep, addr_t &a, bool wait) noexcept
         return a.conn != nullptr ? DOCA_SUCCESS : DOCA_ERROR_CONNECTION_ABORTED;
     do {
         if (wait)
-            wait_and_pump(ep, 10);
+            wait_and_progress(ep, 10);
         else
             pump(ep);
         const doca_ctx_states s = ep.ctx != nullptr ? state_of(ep.ctx) : DOCA_CTX_STATE_IDLE;
@@ -397,7 +406,7 @@ void close_context(ep_t &ep) noexcept
         const auto end = clock_type::now() + k_close_wait;
         if (rc == DOCA_SUCCESS || rc == DOCA_ERROR_IN_PROGRESS)
             while (state_of(ep.ctx) != DOCA_CTX_STATE_IDLE && clock_type::now() < end)
-                wait_and_pump(ep, 10);
+                wait_and_progress(ep, 10);
         if (state_of(ep.ctx) != DOCA_CTX_STATE_IDLE)
             DOCA_LOG_ERR("the endpoint's %s did not stop in time; it is left behind",
                          ep.server ? "service" : "client");
@@ -850,9 +859,10 @@ doca_error_t doca_comm_channel_ep_recvfrom(struct doca_comm_channel_ep_t *local_
         return DOCA_ERROR_NOT_CONNECTED;
     }
     drain(ep.recv_event);
-    for (auto &p : ep.peers)
-        if (p->connecting)
-            (void)settle(ep, *p, false);
+    if (ep.client != nullptr) // only a client's address is ever being connected
+        for (auto &[key, p] : ep.peers)
+            if (p->connecting)
+                (void)settle(ep, *p, false);
     if (ep.inbox.empty())
         pump(ep);
     if (ep.inbox.empty())
@@ -890,7 +900,7 @@ doca_error_t doca_comm_channel_ep_disconnect(struct doca_comm_channel_ep_t *loca
         while ((rc = doca_comch_server_disconnect(ep.server, peer_addr->conn)) ==
                    DOCA_ERROR_AGAIN &&
                clock_type::now() < end)
-            wait_and_pump(ep, 10);
+            wait_and_progress(ep, 10);
         pump(ep);
     } else if (ep.client != nullptr) {
         close_context(ep); // a client has one connection: it may connect again
@@ -898,7 +908,7 @@ doca_error_t doca_comm_channel_ep_disconnect(struct doca_comm_channel_ep_t *loca
     // Its messages not taken yet go with it.
     std::erase_if(ep.inbox, [&](const message &m) { return m.from == peer_addr; });
     std::erase(ep.snapshot, peer_addr);
-    std::erase_if(ep.peers, [&](const auto &p) { return p.get() == peer_addr; });
+    ep.peers.erase(peer_addr);
     return DOCA_SUCCESS;
 }
 
@@ -993,7 +1003,7 @@ doca_error_t doca_comm_channel_ep_update_service_state_info(struct doca_comm_cha
     drain(ep.service_event);
     pump(ep);
     ep.snapshot.clear();
-    for (const auto &p : ep.peers)
+    for (const auto &[key, p] : ep.peers)
         if (p->conn != nullptr)
             ep.snapshot.push_back(p.get());
     ep.service_armed = true;

@@ -347,6 +347,39 @@ TEST_F(LiveReader, FilesItCannotReadAreListedAndLeftAlone)
     ::waitpid(other, &st, 0);
 }
 
+// Any process of the uid may write a stats file: its texts reach a terminal without a control
+// character (an escape sequence would recolour or clear the screen of `softcomch top`).
+TEST_F(LiveReader, ControlCharactersOfAFileAreNotPassedOn)
+{
+    const pid_t other = sleeper();
+    softcomch::process_stat os;
+    ASSERT_TRUE(softcomch::read_process_stat(other, os));
+    plant(std::to_string(other) + ".stats", [&](std::string &b) {
+        patch<int32_t>(b, 28, other);
+        patch<uint64_t>(b, 32, os.start_time);
+        const char comm[] = "\x1b[2Jx\x7f";
+        std::memcpy(b.data() + 144, comm, sizeof comm); // file_header::comm
+        const char name[] = "srv\x1b]0;title\x07";
+        std::memcpy(b.data() + 256 + 128, name, sizeof name); // context slot 0's name
+    });
+    const introspect::live_view v = introspect::read_live(dir_);
+    bool seen = false;
+    for (const auto &p : v.processes)
+        if (p.pid == other) {
+            EXPECT_EQ(p.comm, "?[2Jx?");
+            seen = true;
+        }
+    EXPECT_TRUE(seen);
+    for (const auto &c : v.contexts) {
+        if (c.pid == other) {
+            EXPECT_EQ(c.name, "srv?]0;title?");
+        }
+    }
+    ::kill(other, SIGKILL);
+    int st = 0;
+    ::waitpid(other, &st, 0);
+}
+
 TEST_F(LiveReader, ASlotBeingChangedIsNotRead)
 {
     // A slot whose gen is even is free, whatever else it holds; a connection whose context slot
